@@ -1,0 +1,36 @@
+// Startup errors: one line each, with a stable SLUICE_ERR_* code (listed in docs/errors.md),
+// the file, the key and what was expected.
+
+export type StartupErrorCode =
+  | 'SLUICE_ERR_CONFIG_NOT_FOUND'
+  | 'SLUICE_ERR_CONFIG_PARSE'
+  | 'SLUICE_ERR_CONFIG_INVALID'
+  | 'SLUICE_ERR_PLUGIN_NOT_FOUND'
+  | 'SLUICE_ERR_PLUGIN_INVALID'
+  | 'SLUICE_ERR_PLUGIN_DEPENDENCY'
+  | 'SLUICE_ERR_PLUGIN_SETUP'
+  | 'SLUICE_ERR_DATA_DIR';
+
+export class StartupError extends Error {
+  readonly code: StartupErrorCode;
+
+  constructor(code: StartupErrorCode, message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'StartupError';
+    this.code = code;
+  }
+
+  override toString(): string {
+    return `${this.code} ${this.message}`;
+  }
+}
+
+/** `/plugins/2/options/x` as `plugins[2].options.x`, the way an operator reads YAML keys. */
+export function jsonPointerToKey(pointer: string): string {
+  let key = '';
+  for (const part of pointer.split('/').slice(1)) {
+    const name = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    key += /^\d+$/.test(name) ? `[${name}]` : key === '' ? name : `.${name}`;
+  }
+  return key;
+}

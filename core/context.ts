@@ -1,0 +1,100 @@
+// The request context: one object per request that flows through every stage. Every field
+// is set in the constructor so all contexts share one hidden class (a stable shape keeps the
+// hot path monomorphic). Plugins add their own typed fields to `locals` by augmenting
+// `ContextLocals` (declaration merging), never by adding properties to the context itself.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GatewayError } from './errors.js';
+import type { Target } from './provider.js';
+import type { RouteSpec } from './routes.js';
+import type { Usage } from './types/usage.js';
+
+/** Who is calling: set by the auth stage. */
+export interface Principal {
+  /** `master`, or the id of an API key. */
+  id: string;
+  name: string;
+  kind: 'master' | 'key';
+  admin: boolean;
+  labels: Record<string, string>;
+  /** Model ids (or `<prefix>/*` patterns) this credential may call; null means all. */
+  allowedModels: string[] | null;
+}
+
+/** One try at a provider (several with failover). */
+export interface Attempt {
+  provider: string;
+  model: string;
+  status: number;
+  error: string | null;
+  duration_ms: number;
+}
+
+/** What the price stage computed; the pricing plugin defines the full shape. */
+export interface CostResult {
+  total_usd: string | null;
+  source: string;
+  [detail: string]: unknown;
+}
+
+/** Per-request fields of plugins, declared by each plugin through module augmentation. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ContextLocals {}
+
+export class RequestContext {
+  readonly id: string;
+  /** Wall-clock start (ms since epoch). */
+  readonly startedAt: number;
+  /** Monotonic start (performance.now() ms), for durations. */
+  readonly startMono: number;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly route: RouteSpec;
+  readonly params: Record<string, string>;
+  readonly path: string;
+  /** Aborted when the client goes away or the gateway gives up: upstream calls take its signal. */
+  readonly abort: AbortController;
+
+  principal: Principal | null = null;
+  labels: Record<string, string> = {};
+  /** The body bytes as received (json routes). */
+  rawBody: Buffer | null = null;
+  /** The parsed JSON body (json routes). */
+  body: Record<string, unknown> | null = null;
+  /** The model id the client asked for. */
+  model: string | null = null;
+  stream = false;
+  target: Target | null = null;
+  attempts: Attempt[] = [];
+
+  /** The status sent to the client (499 when it went away first). */
+  status = 0;
+  /** The response body sent (a stream folded into its final object). */
+  responseBody: unknown = null;
+  usage: Usage | null = null;
+  cost: CostResult | null = null;
+  error: GatewayError | null = null;
+  cacheHit = false;
+  /** ms from start to the first response byte. */
+  firstByteMs: number | null = null;
+  /** ms from start to the end of the response. */
+  durationMs: number | null = null;
+  readonly locals: ContextLocals = {} as ContextLocals;
+
+  constructor(req: IncomingMessage, res: ServerResponse, route: RouteSpec, params: Record<string, string>, path: string) {
+    this.id = randomUUID();
+    this.startedAt = Date.now();
+    this.startMono = performance.now();
+    this.req = req;
+    this.res = res;
+    this.route = route;
+    this.params = params;
+    this.path = path;
+    this.abort = new AbortController();
+  }
+
+  /** Milliseconds since the request started. */
+  elapsed(): number {
+    return performance.now() - this.startMono;
+  }
+}

@@ -1,0 +1,128 @@
+// Assembles a gateway from a loaded config: stages, registries, plugins (set up once, in
+// dependency order), then freezes the pipeline and opens the server.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { AsyncSeriesHook } from 'tapable';
+import { API_ROUTES } from './api-routes.js';
+import type { LoadedConfig } from './config.js';
+import { StartupError } from './config-error.js';
+import type { RequestContext } from './context.js';
+import { UpstreamClient } from './http-client.js';
+import { createLogger } from './logger.js';
+import type { Logger } from './logger.js';
+import { Pipeline } from './pipeline.js';
+import type { Gateway, GatewayServices, Lifecycle } from './plugin.js';
+import { loadPlugins } from './plugin-loader.js';
+import { ProviderRegistry } from './provider.js';
+import type { Provider, Target } from './provider.js';
+import { resolveProviderInstances } from './provider-config.js';
+import type { ProviderEnvSpec } from './provider-config.js';
+import type { Reply } from './reply.js';
+import { sendJson } from './respond.js';
+import { RouteTable } from './routes.js';
+import type { RouteSpec } from './routes.js';
+import { GatewayServer } from './server.js';
+import { createStages, usedStages } from './stages.js';
+
+export interface RunningGateway {
+  readonly gateway: Gateway;
+  readonly address: AddressInfo;
+  /** `http://host:port` */
+  readonly url: string;
+  /** Graceful shutdown: drain, flush (lifecycle.close), close upstream pools. */
+  close(): Promise<void>;
+}
+
+const SETUP_TIMEOUT_MS = 15_000;
+
+export async function startGateway(loaded: LoadedConfig, logger: Logger = createLogger(loaded.config.log.level)): Promise<RunningGateway> {
+  const { config } = loaded;
+  const dataDir = resolve(config.data_dir);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (err) {
+    throw new StartupError('SLUICE_ERR_DATA_DIR', `data_dir: cannot create ${dataDir}: ${(err as Error).message}`, err);
+  }
+  const stages = createStages();
+  const lifecycle: Lifecycle = { ready: new AsyncSeriesHook<[]>(), close: new AsyncSeriesHook<[]>() };
+  const providers = new ProviderRegistry();
+  const routes = new RouteTable();
+  const upstream = new UpstreamClient(config.upstream);
+  const services: Partial<GatewayServices> = {};
+  let pipeline: Pipeline | null = null;
+  let server: GatewayServer | null = null;
+
+  for (const route of API_ROUTES) routes.add(route);
+  routes.add(handlerRoute('/healthz', async (ctx) => sendJson(ctx, 200, { status: 'ok' })));
+  routes.add(handlerRoute('/readyz', async (ctx) => {
+    const ready = server !== null && !server.draining;
+    sendJson(ctx, ready ? 200 : 503, { status: ready ? 'ready' : 'draining' });
+  }));
+
+  const gateway: Gateway = {
+    stages,
+    lifecycle,
+    loaded,
+    providers,
+    upstream,
+    logger,
+    dataDir,
+    services,
+    addRoute(route) {
+      routes.add({ operation: null, body: route.operation ? 'json' : 'none', streamFormat: null, handler: null, ...route });
+    },
+    registerProvider(provider: Provider) {
+      providers.register(provider);
+    },
+    providerInstances(spec: ProviderEnvSpec) {
+      return resolveProviderInstances(loaded, spec);
+    },
+    invoke(ctx: RequestContext, target: Target): Promise<Reply> {
+      return pipeline!.invoke(ctx, target);
+    },
+  };
+
+  for (const plugin of await loadPlugins(loaded)) {
+    const child = logger.child({ plugin: plugin.definition.name });
+    try {
+      await withTimeout(Promise.resolve(plugin.definition.setup({ ...gateway, logger: child }, plugin.options)), SETUP_TIMEOUT_MS, plugin.where);
+    } catch (err) {
+      if (err instanceof StartupError) throw err;
+      throw new StartupError('SLUICE_ERR_PLUGIN_SETUP', `${loaded.source}: ${plugin.where}: setup failed: ${(err as Error).message}`, err);
+    }
+  }
+  await lifecycle.ready.promise();
+  Object.freeze(services);
+
+  pipeline = new Pipeline(stages, usedStages(stages), config.server.body_limit_bytes, logger);
+  server = new GatewayServer(routes, pipeline, config.server.keep_alive_timeout_ms ?? 65_000);
+  const address = await server.listen(config.server.port, config.server.host);
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | null = null;
+  return {
+    gateway,
+    address,
+    url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`,
+    close() {
+      closing ??= (async () => {
+        await server!.drain(config.server.shutdown_timeout_ms);
+        await lifecycle.close.promise();
+        await upstream.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function handlerRoute(path: string, handler: RouteSpec['handler']): RouteSpec {
+  return { method: 'GET', path, access: 'public', operation: null, body: 'none', streamFormat: null, handler };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish setup within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,57 @@
+// What a provider plugin registers. The core dispatches an operation ("chat", "embeddings",
+// ...) to the handler of that name; a provider without it answers 501 unsupported_operation.
+import type { RequestContext } from './context.js';
+import type { Reply } from './reply.js';
+import type { Model, ModelMetadata } from './types/models.js';
+
+/** Where a request goes: the provider that serves it and the model name the provider knows. */
+export interface Target {
+  provider: Provider;
+  /** The model name as the provider knows it (no prefix). */
+  model: string;
+  /** The model id as clients know it (`<prefix>/<model>` or a virtual model's id). */
+  id: string;
+  /** Catalog/discovered metadata (pricing, context window); null when nothing is known. */
+  metadata: ModelMetadata | null;
+}
+
+export type OperationHandler = (ctx: RequestContext, target: Target) => Promise<Reply>;
+
+/** Where passthrough requests of this provider go, and the credential headers that replace the client's. */
+export interface PassthroughTarget {
+  baseUrl: string;
+  authHeaders: Record<string, string>;
+}
+
+export interface Provider {
+  /** The prefix clients use in model ids (`openai`, `openai-eu`, ...). */
+  readonly name: string;
+  /** The implementation (`openai`, `anthropic`, ...). */
+  readonly type: string;
+  readonly operations: Readonly<Record<string, OperationHandler | undefined>>;
+  /** The provider's model list; undefined when it cannot list models. */
+  listModels?(signal: AbortSignal): Promise<Model[]>;
+  readonly passthrough?: PassthroughTarget;
+}
+
+export class ProviderRegistry {
+  readonly #byName = new Map<string, Provider>();
+
+  register(provider: Provider): void {
+    if (this.#byName.has(provider.name)) throw new Error(`provider prefix '${provider.name}' is registered twice`);
+    if (provider.name.includes('/')) throw new Error(`provider prefix '${provider.name}' must not contain '/'`);
+    this.#byName.set(provider.name, provider);
+  }
+
+  get(name: string): Provider | undefined {
+    return this.#byName.get(name);
+  }
+
+  get size(): number {
+    return this.#byName.size;
+  }
+
+  [Symbol.iterator](): IterableIterator<Provider> {
+    return this.#byName.values();
+  }
+}

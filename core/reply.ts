@@ -1,0 +1,34 @@
+// What a stage or a provider answers with. The core writes it; stages never touch `res`
+// for model operations, so that price and log always see one consistent outcome.
+import type { StreamTranslator } from './stream/translator.js';
+import type { Usage } from './types/usage.js';
+
+export interface JsonReply {
+  readonly kind: 'json';
+  status: number;
+  /** The parsed body (for the audit log, the cache, and serialisation when `raw` is absent). */
+  body: unknown;
+  /** The exact bytes to send, when the body is forwarded untouched. */
+  raw: Buffer | string | null;
+  usage: Usage | null;
+  /** Extra response headers (e.g. x-cache). */
+  headers: Record<string, string> | null;
+}
+
+export interface StreamReply {
+  readonly kind: 'stream';
+  /** Upstream SSE bytes. */
+  source: AsyncIterable<Buffer | string>;
+  translator: StreamTranslator<unknown>;
+  headers: Record<string, string> | null;
+}
+
+export type Reply = JsonReply | StreamReply;
+
+export function jsonReply(body: unknown, usage: Usage | null = null, raw: Buffer | string | null = null, status = 200): JsonReply {
+  return { kind: 'json', status, body, raw, usage, headers: null };
+}
+
+export function streamReply(source: AsyncIterable<Buffer | string>, translator: StreamTranslator<unknown>): StreamReply {
+  return { kind: 'stream', source, translator, headers: null };
+}

@@ -1,0 +1,74 @@
+// Translators for upstream streams that already speak the client's format (OpenAI and every
+// OpenAI-compatible server): each event is parsed once for usage and reassembly, and its
+// original JSON text is forwarded unchanged.
+import { providerFailed, providerStatusError } from '../errors.js';
+import type { ChatCompletionChunk, ChatUsage } from '../types/chat.js';
+import type { ResponsesStreamEvent } from '../types/responses.js';
+import type { Usage } from '../types/usage.js';
+import { usageFromChat, usageFromResponses } from '../usage-mapping.js';
+import type { SseEvent, StreamSink, StreamTranslator } from './translator.js';
+
+interface UpstreamErrorPayload {
+  error?: { message?: unknown; code?: unknown; type?: unknown; status?: unknown } | string;
+}
+
+function parseEvent(provider: string, data: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    throw providerFailed(provider, `provider '${provider}' sent a malformed stream event`);
+  }
+  if (typeof value !== 'object' || value === null) throw providerFailed(provider, `provider '${provider}' sent a malformed stream event`);
+  const err = (value as UpstreamErrorPayload).error;
+  if (err !== undefined && err !== null) {
+    const message = typeof err === 'string' ? err : typeof err.message === 'string' ? err.message : 'provider error in stream';
+    const code = typeof err === 'object' && typeof err.code === 'string' ? err.code : null;
+    const status = typeof err === 'object' && typeof err.status === 'number' ? err.status : 502;
+    throw providerStatusError(provider, status, message, code);
+  }
+  return value as Record<string, unknown>;
+}
+
+export class ChatPassthroughStream implements StreamTranslator<ChatCompletionChunk> {
+  readonly #provider: string;
+  readonly #mapUsage: (u: ChatUsage) => Usage;
+
+  constructor(provider: string, mapUsage: (u: ChatUsage) => Usage = usageFromChat) {
+    this.#provider = provider;
+    this.#mapUsage = mapUsage;
+  }
+
+  onEvent(event: SseEvent, sink: StreamSink<ChatCompletionChunk>): void {
+    if (event.data === '[DONE]') return;
+    const chunk = parseEvent(this.#provider, event.data) as ChatCompletionChunk;
+    if (!Array.isArray(chunk.choices)) throw providerFailed(this.#provider, `provider '${this.#provider}' sent a stream event that is not a chat chunk`);
+    if (chunk.usage) sink.usage(this.#mapUsage(chunk.usage));
+    sink.emit(chunk, event.data);
+  }
+
+  onEnd(): void {}
+}
+
+export class ResponsesPassthroughStream implements StreamTranslator<ResponsesStreamEvent> {
+  readonly #provider: string;
+
+  constructor(provider: string) {
+    this.#provider = provider;
+  }
+
+  onEvent(event: SseEvent, sink: StreamSink<ResponsesStreamEvent>): void {
+    if (event.data === '[DONE]') return;
+    const value = parseEvent(this.#provider, event.data) as ResponsesStreamEvent;
+    if (typeof value.type !== 'string') throw providerFailed(this.#provider, `provider '${this.#provider}' sent a stream event without a type`);
+    if (value.type === 'error') {
+      const code = typeof value['code'] === 'string' ? value['code'] : null;
+      throw providerStatusError(this.#provider, 502, typeof value['message'] === 'string' ? value['message'] : 'provider error in stream', code);
+    }
+    const usage = value.response?.usage;
+    if (usage) sink.usage(usageFromResponses(usage));
+    sink.emit(value, event.data);
+  }
+
+  onEnd(): void {}
+}

@@ -1,0 +1,44 @@
+// Responses API streams: `event: <type>` + `data: <event>` pairs, no trailer. The final
+// object is the `response` carried by the terminal event (completed, incomplete, failed).
+import type { ResponseObject, ResponsesStreamEvent } from '../types/responses.js';
+import type { Usage } from '../types/usage.js';
+import type { FormatSink, StreamFormat } from './format.js';
+
+export class ResponsesStreamSink implements FormatSink {
+  #out = '';
+  #response: ResponseObject | null = null;
+  #neutral: Usage | null = null;
+
+  emit(value: unknown, raw?: string): void {
+    const event = value as ResponsesStreamEvent;
+    if (event.response) this.#response = event.response;
+    this.#out += 'event: ' + event.type + '\ndata: ' + (raw ?? JSON.stringify(event)) + '\n\n';
+  }
+
+  usage(usage: Usage): void {
+    this.#neutral = usage;
+  }
+
+  take(): string {
+    const out = this.#out;
+    this.#out = '';
+    return out;
+  }
+
+  trailer(): string {
+    return '';
+  }
+
+  result(): ResponseObject | null {
+    return this.#response;
+  }
+
+  usageResult(): Usage | null {
+    return this.#neutral;
+  }
+}
+
+export const responsesStreamFormat: StreamFormat = {
+  name: 'responses',
+  createSink: () => new ResponsesStreamSink(),
+};

@@ -1,0 +1,65 @@
+// Incremental server-sent-events parser (WHATWG rules that matter for model APIs): events end
+// at a blank line, `data:` lines join with "\n", one leading space after the colon is dropped,
+// comment lines (":") are ignored, CRLF is accepted. Bytes are decoded in streaming mode so a
+// UTF-8 character split across TCP chunks survives. Each event is handed straight to the
+// translator: no intermediate arrays, no per-event closures.
+import type { SseEvent, StreamSink, StreamTranslator } from './translator.js';
+
+export class SseParser {
+  #pending = '';
+  #event: string | undefined = undefined;
+  #data: string | null = null;
+  readonly #decoder = new TextDecoder();
+
+  feed(chunk: Buffer | string, translator: StreamTranslator<unknown>, sink: StreamSink<unknown>): void {
+    let text = typeof chunk === 'string' ? chunk : this.#decoder.decode(chunk, { stream: true });
+    if (this.#pending !== '') text = this.#pending + text;
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl === -1) break;
+      let end = nl;
+      if (end > start && text.charCodeAt(end - 1) === 13) end--;
+      if (end === start) this.#dispatch(translator, sink);
+      else this.#line(text, start, end);
+      start = nl + 1;
+    }
+    this.#pending = start < text.length ? text.slice(start) : '';
+  }
+
+  /** The source ended: a last event without its blank line still counts. */
+  end(translator: StreamTranslator<unknown>, sink: StreamSink<unknown>): void {
+    const rest = this.#pending + this.#decoder.decode();
+    this.#pending = '';
+    if (rest !== '') this.feed(rest + '\n', translator, sink);
+    this.#dispatch(translator, sink);
+  }
+
+  #line(text: string, start: number, end: number): void {
+    if (text.charCodeAt(start) === 58 /* ':' comment */) return;
+    const colon = text.indexOf(':', start);
+    let field: string;
+    let value: string;
+    if (colon === -1 || colon > end) {
+      field = text.slice(start, end);
+      value = '';
+    } else {
+      field = text.slice(start, colon);
+      const v = text.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1;
+      value = text.slice(v, end);
+    }
+    if (field === 'data') this.#data = this.#data === null ? value : this.#data + '\n' + value;
+    else if (field === 'event') this.#event = value;
+  }
+
+  #dispatch(translator: StreamTranslator<unknown>, sink: StreamSink<unknown>): void {
+    if (this.#data === null) {
+      this.#event = undefined;
+      return;
+    }
+    const event: SseEvent = { event: this.#event, data: this.#data };
+    this.#event = undefined;
+    this.#data = null;
+    translator.onEvent(event, sink);
+  }
+}

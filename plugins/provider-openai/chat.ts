@@ -1,0 +1,23 @@
+// POST /chat/completions on an OpenAI-style upstream. The response is forwarded as the
+// provider's own bytes; streams go through the pass-through translator.
+import type { UpstreamClient } from '../../core/http-client.js';
+import type { OperationHandler } from '../../core/provider.js';
+import { jsonReply, streamReply } from '../../core/reply.js';
+import { ChatPassthroughStream } from '../../core/stream/passthrough.js';
+import type { ChatCompletion } from '../../core/types/chat.js';
+import type { OpenAIEndpoint } from './endpoint.js';
+import { serializeWith, streamOptionsWithUsage } from './request-body.js';
+import { postJson, readJson } from './upstream-call.js';
+
+export function chatHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {
+  return async (ctx, target) => {
+    const body = ctx.body!;
+    const payload = ctx.stream && ep.streamUsageOption
+      ? serializeWith(body, { model: target.model, stream_options: streamOptionsWithUsage(body['stream_options']) })
+      : serializeWith(body, { model: target.model });
+    const res = await postJson(upstream, ep, ctx, ep.url('/chat/completions', target.model), payload);
+    if (ctx.stream) return streamReply(res.body, new ChatPassthroughStream(ep.name, ep.usageFromChat));
+    const { raw, value } = await readJson<ChatCompletion>(ep.name, res);
+    return jsonReply(value, value.usage ? ep.usageFromChat(value.usage) : null, raw, res.statusCode);
+  };
+}

@@ -1,0 +1,20 @@
+// One OpenAI-style upstream: where it is, how it authenticates, and the few ways
+// OpenAI-compatible servers differ. Every operation handler works from this description.
+import type { ChatUsage } from '../../core/types/chat.js';
+import type { Usage } from '../../core/types/usage.js';
+
+export interface OpenAIEndpoint {
+  /** The provider prefix (for errors and headers). */
+  name: string;
+  type: string;
+  /** Base URL without a trailing slash, e.g. https://api.openai.com/v1. */
+  baseUrl: string;
+  /** Sent on every call: credential, content type. Built once. */
+  headers: Record<string, string>;
+  /** The URL of an operation (`/chat/completions`) for a model (Azure puts deployments in the path). */
+  url(path: string, model: string): string;
+  /** Chat usage to neutral usage (DeepSeek and OpenRouter add fields of their own). */
+  usageFromChat(usage: ChatUsage): Usage;
+  /** Whether the server understands `stream_options.include_usage` (needed for usage on streams). */
+  streamUsageOption: boolean;
+}

@@ -1,0 +1,58 @@
+// An OpenAI-style provider from its endpoint description: the operations it serves natively.
+import type { UpstreamClient } from '../../core/http-client.js';
+import type { OperationHandler, Provider } from '../../core/provider.js';
+import { usageFromChat } from '../../core/usage-mapping.js';
+import { chatHandler } from './chat.js';
+import { embeddingsHandler } from './embeddings.js';
+import type { OpenAIEndpoint } from './endpoint.js';
+import { listModels } from './models.js';
+import { compactHandler, responsesHandler } from './responses.js';
+
+export interface OpenAIProviderOptions {
+  name: string;
+  type: string;
+  baseUrl: string;
+  apiKey: string | null;
+  /** Native operations this server has (all of OpenAI's by default). */
+  operations?: ReadonlyArray<'chat' | 'responses' | 'compact' | 'embeddings'>;
+  extraHeaders?: Record<string, string>;
+  streamUsageOption?: boolean;
+  usageFromChat?: OpenAIEndpoint['usageFromChat'];
+}
+
+export function openAIEndpoint(o: OpenAIProviderOptions): OpenAIEndpoint {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'sluice', ...(o.extraHeaders ?? {}) };
+  if (o.apiKey !== null) headers['authorization'] = `Bearer ${o.apiKey}`;
+  const baseUrl = o.baseUrl.replace(/\/+$/, '');
+  return {
+    name: o.name,
+    type: o.type,
+    baseUrl,
+    headers,
+    url: (path) => baseUrl + path,
+    usageFromChat: o.usageFromChat ?? usageFromChat,
+    streamUsageOption: o.streamUsageOption ?? true,
+  };
+}
+
+const ALL_OPERATIONS = ['chat', 'responses', 'compact', 'embeddings'] as const;
+
+export function createOpenAIProvider(upstream: UpstreamClient, ep: OpenAIEndpoint, operations: ReadonlyArray<string> = ALL_OPERATIONS): Provider {
+  const handlers: Record<string, OperationHandler> = {
+    chat: chatHandler(upstream, ep),
+    responses: responsesHandler(upstream, ep),
+    compact: compactHandler(upstream, ep),
+    embeddings: embeddingsHandler(upstream, ep),
+  };
+  const enabled: Record<string, OperationHandler | undefined> = {};
+  for (const op of operations) enabled[op] = handlers[op];
+  const authHeaders: Record<string, string> = {};
+  if (ep.headers['authorization']) authHeaders['authorization'] = ep.headers['authorization'];
+  return {
+    name: ep.name,
+    type: ep.type,
+    operations: Object.freeze(enabled),
+    listModels: listModels(upstream, ep),
+    passthrough: { baseUrl: ep.baseUrl, authHeaders },
+  };
+}

@@ -1,0 +1,75 @@
+// Routing: resolves the requested model id to a provider and model (404 model_not_found when
+// nothing serves it), enforces a key's model allow-list, and serves GET /v1/models.
+import type { RequestContext } from '../../core/context.js';
+import { badRequest, forbidden, modelNotFound } from '../../core/errors.js';
+import { definePlugin } from '../../core/plugin.js';
+import { sendJson } from '../../core/respond.js';
+import { ORDER } from '../../core/stages.js';
+import type { Model } from '../../core/types/models.js';
+import { isModelAllowed } from './allowed-models.js';
+import { ModelResolver } from './model-resolver.js';
+import { ModelTable } from './model-table.js';
+import { routerSchema } from './schema.js';
+import type { RouterOptions } from './schema.js';
+
+const NAME = 'router';
+
+export default definePlugin<RouterOptions>({
+  name: NAME,
+  schema: routerSchema,
+  setup(gw, options) {
+    const table = new ModelTable(gw.providers, gw.logger, options.discovery);
+    const resolver = new ModelResolver(gw.providers, table, options.virtual_models);
+    table.onChange = () => resolver.rebuild();
+    let firstList: Promise<void> = Promise.resolve();
+
+    gw.lifecycle.ready.tap(NAME, () => {
+      resolver.rebuild();
+      // Not awaited: a provider that is slow or down must not hold the gateway back.
+      firstList = table.start().then(() => {
+        for (const id of resolver.unresolvedVirtual()) gw.logger.warn(`virtual model '${id}' points at a model no enabled provider serves`);
+      });
+    });
+    gw.lifecycle.close.tap(NAME, () => table.close());
+
+    gw.stages.route.tap({ name: NAME, stage: ORDER.DEFAULT }, (ctx: RequestContext) => {
+      const id = ctx.model;
+      if (id === null) throw badRequest("'model' is required", 'model');
+      const target = resolver.resolve(id);
+      if (target === null) throw modelNotFound(id);
+      if (!isModelAllowed(ctx.principal!.allowedModels, id)) throw forbidden(`this key may not use model '${id}'`, 'model_not_allowed');
+      ctx.target = target;
+    });
+
+    const listModels = async (ctx: RequestContext): Promise<Model[]> => {
+      const wait = options.discovery.first_list_wait_ms;
+      await Promise.race([firstList, new Promise((r) => setTimeout(r, wait).unref())]);
+      const allowed = ctx.principal!.allowedModels;
+      const models = table.list().concat(resolver.virtualModels());
+      return allowed === null ? models : models.filter((m) => isModelAllowed(allowed, m.id));
+    };
+
+    gw.addRoute({
+      method: 'GET',
+      path: '/v1/models',
+      access: 'client',
+      handler: async (ctx) => sendJson(ctx, 200, { object: 'list', data: await listModels(ctx) }),
+    });
+    gw.addRoute({
+      method: 'GET',
+      path: '/v1/models/*',
+      access: 'client',
+      handler: async (ctx) => {
+        let id: string;
+        try {
+          id = decodeURIComponent(ctx.params['*']!);
+        } catch {
+          throw badRequest('malformed model id in the path', 'model');
+        }
+        const model = (await listModels(ctx)).find((m) => m.id === id);
+        if (!model) throw modelNotFound(id);
+        sendJson(ctx, 200, model);
+      },
+    });
+  },
+});
