@@ -4,7 +4,7 @@
 import type { RequestContext } from './context.js';
 import { forbidden, modelNotFound, toGatewayError, unauthorized, unsupportedOperation } from './errors.js';
 import type { Logger } from './logger.js';
-import type { Target } from './provider.js';
+import type { ProviderRegistry, Target } from './provider.js';
 import type { Reply } from './reply.js';
 import { sendError, sendJson } from './respond.js';
 import type { Stages, UsedStages } from './stages.js';
@@ -16,9 +16,11 @@ export class Pipeline {
   readonly #used: UsedStages;
   readonly #bodyLimit: number;
   readonly #logger: Logger;
+  readonly #providers: ProviderRegistry;
 
-  constructor(stages: Stages, used: UsedStages, bodyLimit: number, logger: Logger) {
+  constructor(stages: Stages, used: UsedStages, providers: ProviderRegistry, bodyLimit: number, logger: Logger) {
     this.#stages = stages;
+    this.#providers = providers;
     this.#used = used;
     this.#bodyLimit = bodyLimit;
     this.#logger = logger;
@@ -70,7 +72,7 @@ export class Pipeline {
   /** Calls the target's handler for this operation, recording the attempt. */
   async invoke(ctx: RequestContext, target: Target): Promise<Reply> {
     const operation = ctx.route.operation!;
-    const handler = target.provider.operations[operation];
+    const handler = this.#providers.handler(target.provider, operation);
     if (handler === undefined) throw unsupportedOperation(operation, target.provider.name);
     const started = performance.now();
     try {

@@ -34,13 +34,44 @@ export interface Provider {
   readonly passthrough?: PassthroughTarget;
 }
 
+/** Builds an operation a provider lacks from one it has (Responses from Chat Completions). */
+export interface OperationDerivation {
+  operation: string;
+  from: string;
+  derive(base: OperationHandler, provider: Provider): OperationHandler;
+}
+
 export class ProviderRegistry {
   readonly #byName = new Map<string, Provider>();
+  readonly #derivations: OperationDerivation[] = [];
+  /** Per provider: its native handlers plus the derived ones, built once at registration. */
+  readonly #handlers = new Map<string, Record<string, OperationHandler | undefined>>();
 
   register(provider: Provider): void {
     if (this.#byName.has(provider.name)) throw new Error(`provider prefix '${provider.name}' is registered twice`);
     if (provider.name.includes('/')) throw new Error(`provider prefix '${provider.name}' must not contain '/'`);
     this.#byName.set(provider.name, provider);
+    this.#handlers.set(provider.name, this.#effectiveHandlers(provider));
+  }
+
+  /** Derivations apply to providers registered before and after. Native handlers always win. */
+  addDerivation(derivation: OperationDerivation): void {
+    this.#derivations.push(derivation);
+    for (const provider of this.#byName.values()) this.#handlers.set(provider.name, this.#effectiveHandlers(provider));
+  }
+
+  /** The handler of `operation` for `provider`, native or derived; undefined when it has none. */
+  handler(provider: Provider, operation: string): OperationHandler | undefined {
+    return this.#handlers.get(provider.name)?.[operation];
+  }
+
+  #effectiveHandlers(provider: Provider): Record<string, OperationHandler | undefined> {
+    const handlers: Record<string, OperationHandler | undefined> = { ...provider.operations };
+    for (const d of this.#derivations) {
+      const base = handlers[d.from];
+      if (handlers[d.operation] === undefined && base !== undefined) handlers[d.operation] = d.derive(base, provider);
+    }
+    return handlers;
   }
 
   get(name: string): Provider | undefined {
