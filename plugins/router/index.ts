@@ -5,8 +5,9 @@ import { badRequest, forbidden, modelNotFound } from '../../core/errors.js';
 import { definePlugin } from '../../core/plugin.js';
 import { sendJson } from '../../core/respond.js';
 import { ORDER } from '../../core/stages.js';
-import type { Model } from '../../core/types/models.js';
+import type { Model, ModelMetadata } from '../../core/types/models.js';
 import { isModelAllowed } from './allowed-models.js';
+import { Catalog } from './catalog.js';
 import { ModelResolver } from './model-resolver.js';
 import { ModelTable } from './model-table.js';
 import { routerSchema } from './schema.js';
@@ -18,7 +19,8 @@ export default definePlugin<RouterOptions>({
   name: NAME,
   schema: routerSchema,
   setup(gw, options) {
-    const table = new ModelTable(gw.providers, gw.logger, options.discovery);
+    const catalog = Catalog.load(options.catalog, options.model_overrides as Record<string, ModelMetadata>);
+    const table = new ModelTable(gw.providers, gw.logger, options.discovery, catalog);
     const resolver = new ModelResolver(gw.providers, table, options.virtual_models);
     table.onChange = () => resolver.rebuild();
     let firstList: Promise<void> = Promise.resolve();
@@ -28,6 +30,7 @@ export default definePlugin<RouterOptions>({
       // Not awaited: a provider that is slow or down must not hold the gateway back.
       firstList = table.start().then(() => {
         for (const id of resolver.unresolvedVirtual()) gw.logger.warn(`virtual model '${id}' points at a model no enabled provider serves`);
+        for (const id of catalog.unusedOverrides(new Set(table.list().map((m) => m.id)))) gw.logger.warn(`model_overrides: '${id}' names no listed model`);
       });
     });
     gw.lifecycle.close.tap(NAME, () => table.close());

@@ -4,8 +4,12 @@
 import type { Logger } from '../../core/logger.js';
 import type { Provider, ProviderRegistry } from '../../core/provider.js';
 import type { Model } from '../../core/types/models.js';
+import type { Catalog } from './catalog.js';
 
 interface ProviderModels {
+  /** What the provider listed the last time it answered; null until it has. */
+  discovered: Model[] | null;
+  /** The listed models with catalog metadata and overrides applied. */
   models: Model[];
   fetchedAt: number | null;
   error: string | null;
@@ -21,6 +25,7 @@ export class ModelTable {
   readonly #providers: ProviderRegistry;
   readonly #logger: Logger;
   readonly #timing: DiscoveryTiming;
+  readonly #catalog: Catalog;
   readonly #state = new Map<string, ProviderModels>();
   readonly #timers = new Set<NodeJS.Timeout>();
   /** Every discovered model by id, rebuilt after each fetch. */
@@ -29,8 +34,9 @@ export class ModelTable {
   /** Listeners told when the table changed (targets are precomputed from it). */
   onChange: (() => void) | null = null;
 
-  constructor(providers: ProviderRegistry, logger: Logger, timing: DiscoveryTiming) {
+  constructor(providers: ProviderRegistry, logger: Logger, timing: DiscoveryTiming, catalog: Catalog) {
     this.#providers = providers;
+    this.#catalog = catalog;
     this.#logger = logger;
     this.#timing = timing;
   }
@@ -39,8 +45,10 @@ export class ModelTable {
   start(): Promise<void> {
     const rounds: Promise<void>[] = [];
     for (const provider of this.#providers) {
+      this.#state.set(provider.name, { discovered: null, models: [], fetchedAt: null, error: null });
       if (provider.listModels) rounds.push(this.#refresh(provider));
     }
+    this.#rebuild();
     return Promise.all(rounds).then(() => undefined);
   }
 
@@ -69,18 +77,17 @@ export class ModelTable {
   }
 
   async #refresh(provider: Provider): Promise<void> {
-    const state = this.#state.get(provider.name) ?? { models: [], fetchedAt: null, error: null };
-    this.#state.set(provider.name, state);
+    const state = this.#state.get(provider.name)!;
     let next = this.#timing.refresh_interval_s;
     try {
       const models = await provider.listModels!(AbortSignal.timeout(this.#timing.timeout_ms));
-      state.models = models.slice().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      state.discovered = models;
       state.fetchedAt = Date.now();
       if (state.error !== null) this.#logger.info(`model list of '${provider.name}' is available again (${models.length} models)`);
       state.error = null;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (state.error !== message) this.#logger.warn(`cannot list the models of '${provider.name}': ${message}; keeping ${state.models.length} known models, retrying`);
+      if (state.error !== message) this.#logger.warn(`cannot list the models of '${provider.name}': ${message}; listing ${state.discovered === null ? 'its catalog models' : 'the last known models'} meanwhile`);
       state.error = message;
       next = this.#timing.retry_interval_s;
     }
@@ -100,7 +107,14 @@ export class ModelTable {
 
   #rebuild(): void {
     const byId = new Map<string, Model>();
-    for (const state of this.#state.values()) for (const m of state.models) byId.set(m.id, m);
+    for (const provider of this.#providers) {
+      const state = this.#state.get(provider.name);
+      if (!state) continue;
+      // Until a provider has answered, its catalog models stand in so clients can pick them.
+      const listed = state.discovered ?? this.#catalog.modelsOf(provider.type, provider.name);
+      state.models = listed.map((m) => this.#catalog.enrich(provider.type, m)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      for (const m of state.models) byId.set(m.id, m);
+    }
     this.#byId = byId;
     this.onChange?.();
   }

@@ -9,6 +9,10 @@ export interface VirtualModelOptions {
 
 export interface RouterOptions {
   virtual_models: Record<string, VirtualModelOptions>;
+  /** The catalog file, relative to the repository (config/catalog.yaml). */
+  catalog: string;
+  /** Metadata merged over the catalog's and the provider's, by model id. */
+  model_overrides: Record<string, Record<string, unknown>>;
   discovery: {
     /** How often each provider's model list is fetched again. */
     refresh_interval_s: number;
@@ -39,6 +43,13 @@ export const routerSchema = {
           metadata: { type: 'object' },
         },
       },
+    },
+    catalog: { type: 'string', minLength: 1, default: 'config/catalog.yaml' },
+    model_overrides: {
+      type: 'object',
+      default: {},
+      propertyNames: { pattern: '^[^/\\s]+/.+$' },
+      additionalProperties: { type: 'object' },
     },
     discovery: {
       type: 'object',

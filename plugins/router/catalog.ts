@@ -1,0 +1,55 @@
+// The model catalog (config/catalog.yaml): metadata and prices of popular models per provider
+// type, maintained as data. Metadata layers, later wins: catalog entry, what the provider
+// itself says (discovery), the operator's `model_overrides`. A model without a known price
+// says so (`pricing: null`) instead of looking free.
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { REPO_ROOT } from '../../core/config.js';
+import type { Model, ModelMetadata } from '../../core/types/models.js';
+
+export type CatalogData = Record<string, Record<string, ModelMetadata>>;
+
+export class Catalog {
+  readonly #data: CatalogData;
+  readonly #overrides: ReadonlyMap<string, ModelMetadata>;
+
+  constructor(data: CatalogData, overrides: Record<string, ModelMetadata> = {}) {
+    this.#data = data;
+    this.#overrides = new Map(Object.entries(overrides));
+  }
+
+  static load(path: string, overrides: Record<string, ModelMetadata>): Catalog {
+    const file = isAbsolute(path) ? path : resolve(REPO_ROOT, path);
+    const data = existsSync(file) ? ((parse(readFileSync(file, 'utf8')) ?? {}) as CatalogData) : {};
+    return new Catalog(data, overrides);
+  }
+
+  /** Catalog models of a provider type, as a provider instance with this prefix would list them. */
+  modelsOf(type: string, prefix: string): Model[] {
+    const entries = this.#data[type];
+    if (!entries) return [];
+    return Object.keys(entries).map((name) => ({ id: `${prefix}/${name}`, object: 'model', created: 0, owned_by: type, metadata: {} }));
+  }
+
+  /** The model with its metadata layered: catalog, then the provider's own, then overrides. */
+  enrich(type: string, model: Model): Model {
+    const name = model.id.slice(model.id.indexOf('/') + 1);
+    const fromCatalog = this.#data[type]?.[name];
+    const override = this.#overrides.get(model.id);
+    const metadata: ModelMetadata = { ...(fromCatalog ?? {}), ...definedOnly(model.metadata), ...(override ?? {}) };
+    if (metadata.pricing === undefined) metadata.pricing = null;
+    return { id: model.id, object: 'model', created: model.created, owned_by: model.owned_by, metadata };
+  }
+
+  /** Override ids that name no listed model (for a warning). */
+  unusedOverrides(listed: ReadonlySet<string>): string[] {
+    return [...this.#overrides.keys()].filter((id) => !listed.has(id));
+  }
+}
+
+function definedOnly(metadata: ModelMetadata): ModelMetadata {
+  const out: ModelMetadata = {};
+  for (const [k, v] of Object.entries(metadata)) if (v !== undefined && v !== null) out[k] = v;
+  return out;
+}
