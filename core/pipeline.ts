@@ -77,7 +77,8 @@ export class Pipeline {
     const started = performance.now();
     try {
       const reply = await handler(ctx, target);
-      ctx.attempts.push({ provider: target.provider.name, model: target.model, status: reply.kind === 'json' ? reply.status : 200, error: null, duration_ms: performance.now() - started });
+      const status = reply.kind === 'json' ? reply.status : reply.kind === 'handled' ? ctx.status : 200;
+      ctx.attempts.push({ provider: target.provider.name, model: target.model, status, error: null, duration_ms: performance.now() - started });
       return reply;
     } catch (err) {
       const e = toGatewayError(err);
@@ -98,6 +99,7 @@ export class Pipeline {
   }
 
   async #send(ctx: RequestContext, reply: Reply): Promise<void> {
+    if (reply.kind === 'handled') return;
     const target = ctx.target;
     const res = ctx.res;
     if (target !== null) {

@@ -23,7 +23,18 @@ export interface StreamReply {
   headers: Record<string, string> | null;
 }
 
-export type Reply = JsonReply | StreamReply;
+/**
+ * The stage already wrote (and finished) the response itself, e.g. a passthrough proxy; it
+ * has set ctx.status, ctx.responseBody and ctx.usage for the stages that follow.
+ */
+export interface HandledReply {
+  readonly kind: 'handled';
+  headers: null;
+}
+
+export type Reply = JsonReply | StreamReply | HandledReply;
+
+export const HANDLED: HandledReply = Object.freeze({ kind: 'handled', headers: null });
 
 export function jsonReply(body: unknown, usage: Usage | null = null, raw: Buffer | string | null = null, status = 200): JsonReply {
   return { kind: 'json', status, body, raw, usage, headers: null };

@@ -36,6 +36,8 @@ export default definePlugin<RouterOptions>({
     gw.lifecycle.close.tap(NAME, () => table.close());
 
     gw.stages.route.tap({ name: NAME, stage: ORDER.DEFAULT }, (ctx: RequestContext) => {
+      // An earlier tap (passthrough: the provider is in the path) may have routed already.
+      if (ctx.target !== null) return;
       const id = ctx.model;
       if (id === null) throw badRequest("'model' is required", 'model');
       const target = resolver.resolve(id);

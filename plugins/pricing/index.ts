@@ -1,0 +1,40 @@
+// The price stage: the exact cost of each call from its usage and the answering model's
+// pricing, into ctx.cost (read by the audit log, budgets and metrics). A cache hit costs
+// nothing and says what it saved; a call whose usage is unknown is priced null, never 0.
+import type { CostResult, RequestContext } from '../../core/context.js';
+import { definePlugin } from '../../core/plugin.js';
+import { calculateCost } from './calculate.js';
+import type { Cost } from './calculate.js';
+
+const NAME = 'pricing';
+
+/** The Cost as stored and shown: bigint picodollars become a decimal string (JSON has no bigint). */
+export function toCostResult(cost: Cost, source: string = cost.source): CostResult {
+  const { pico_usd, ...rest } = cost;
+  return { ...rest, source, pico_usd: pico_usd === null ? null : pico_usd.toString() };
+}
+
+const NO_CHARGE: CostResult = Object.freeze({ total_usd: '0', source: 'no_charge', pico_usd: '0', lines: [] });
+
+export function priceCall(ctx: RequestContext): CostResult | null {
+  if (ctx.target === null) return null;
+  const usage = ctx.usage;
+  if (usage === null) {
+    // The provider answered with an error (or was never reached): it charges nothing. A call
+    // that ended without usage for any other reason (client gone mid-stream) is unknown.
+    const failed = ctx.error !== null && ctx.status !== 499 && ctx.attempts.every((a) => a.status >= 400 && a.status !== 499);
+    return failed ? NO_CHARGE : { total_usd: null, source: 'unknown', pico_usd: null, unknown_reason: 'the provider reported no usage for this call', lines: [] };
+  }
+  const cost = calculateCost(usage, ctx.target.metadata?.pricing, { at: new Date(ctx.startedAt) });
+  if (ctx.cacheHit) return { total_usd: '0', source: 'cache', pico_usd: '0', lines: [], saved_usd: cost.total_usd };
+  return toCostResult(cost);
+}
+
+export default definePlugin({
+  name: NAME,
+  setup(gw) {
+    gw.stages.price.tap(NAME, (ctx: RequestContext) => {
+      ctx.cost = priceCall(ctx);
+    });
+  },
+});
