@@ -111,6 +111,9 @@ export class ChatStreamSink implements FormatSink {
           if (call.id) acc.id = call.id;
           if (call.function?.name) acc.function.name += call.function.name;
           if (call.function?.arguments) acc.function.arguments += call.function.arguments;
+          // Provider extras (Gemini's thought signature) must survive into the audit record.
+          const extra = (call as { extra_content?: unknown }).extra_content;
+          if (extra !== undefined) (acc as ToolCall & { extra_content?: unknown }).extra_content = extra;
         }
       }
     }

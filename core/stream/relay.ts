@@ -17,6 +17,9 @@ export async function relayStream(ctx: RequestContext, reply: StreamReply, forma
   const translator = reply.translator;
   try {
     for await (const chunk of reply.source) {
+      // A source that does not take the signal (an in-process generator) is stopped here: the
+      // client left, or shutdown cut the stream at its deadline.
+      if (ctx.abort.signal.aborted) return;
       parser.feed(chunk as Buffer | string, translator, sink);
       const out = sink.take();
       if (out !== '') await write(ctx, reply, out);
@@ -28,6 +31,16 @@ export async function relayStream(ctx: RequestContext, reply: StreamReply, forma
   } catch (err) {
     if (ctx.abort.signal.aborted) return;
     const provider = ctx.target?.provider.name ?? 'unknown';
+    // What the translator emitted before the failing event is the client's: send it first,
+    // so the error event is the last one after everything that came before it.
+    const pending = sink.take();
+    if (pending !== '') {
+      try {
+        await write(ctx, reply, pending);
+      } catch {
+        return;
+      }
+    }
     sendError(ctx, toGatewayError(upstreamError(provider, err)));
   } finally {
     ctx.responseBody = sink.result();

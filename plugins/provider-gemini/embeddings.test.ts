@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { isGatewayError } from '../../core/errors.js';
 import type { EmbeddingsRequest } from '../../core/types/embeddings.js';
+import { emptyUsage } from '../../core/types/usage.js';
 import { fromGeminiEmbedResponse, toGeminiEmbedRequest } from './embeddings.js';
 import { fixtureJson } from './test-fixtures.js';
 import type { GeminiBatchEmbedRequest, GeminiEmbedResponse } from './types.js';
@@ -38,30 +39,25 @@ describe('toGeminiEmbedRequest', () => {
 
 describe('fromGeminiEmbedResponse', () => {
   const res = fixtureJson<GeminiEmbedResponse>('batch-embed-response.json');
+  const usage = { ...emptyUsage(), input_tokens: 23, total_tokens: 23 };
 
-  it('returns float vectors in input order, with usage marked as not reported', () => {
-    const { response, usage, usageReported } = fromGeminiEmbedResponse(res, 'gemini/gemini-embedding-001', 'float');
-    expect(response).to.deep.equal({
+  it('returns float vectors in input order, with the usage it was given', () => {
+    expect(fromGeminiEmbedResponse(res, 'gemini/gemini-embedding-001', 'float', usage)).to.deep.equal({
       object: 'list',
       data: [
         { object: 'embedding', index: 0, embedding: [-0.0227, 0.0105, 0.0141, -0.0632, 0.0046, -0.0189, 0.0073, 0.0318] },
         { object: 'embedding', index: 1, embedding: [-0.0198, 0.0121, 0.0117, -0.0594, 0.0069, -0.0172, 0.0051, 0.0287] },
       ],
       model: 'gemini/gemini-embedding-001',
-      usage: { prompt_tokens: 0, total_tokens: 0 },
-    });
-    expect(usageReported).to.equal(false);
-    expect(usage).to.deep.equal({
-      input_tokens: 0, output_tokens: 0, total_tokens: 0, cached_input_tokens: 0, cache_write_tokens: 0,
-      reasoning_tokens: 0, audio_input_tokens: 0, audio_output_tokens: 0, raw: null,
+      usage: { prompt_tokens: 23, total_tokens: 23 },
     });
   });
 
   it('encodes base64 as little-endian float32 bytes', () => {
-    const { response } = fromGeminiEmbedResponse({ embedding: { values: [1, -2, 0.5] } }, 'm', 'base64');
+    const response = fromGeminiEmbedResponse({ embedding: { values: [1, -2, 0.5] } }, 'm', 'base64', usage);
     expect(response.data).to.deep.equal([{ object: 'embedding', index: 0, embedding: 'AACAPwAAAMAAAAA/' }]);
 
-    const fixture = fromGeminiEmbedResponse(res, 'm', 'base64').response.data[1]?.embedding;
+    const fixture = fromGeminiEmbedResponse(res, 'm', 'base64', usage).data[1]?.embedding;
     expect(typeof fixture).to.equal('string');
     expect(decodeFloat32(String(fixture))).to.deep.equal(res.embeddings?.[1]?.values.map(Math.fround));
   });

@@ -1,13 +1,12 @@
-// OpenAI embeddings as Gemini batchEmbedContents, which takes every input in one call
+// OpenAI embeddings as Gemini batchEmbedContents, which takes many inputs in one call
 // (embedContent takes one), and back.
 //
-// Usage: Gemini's embed answers carry no token counts (usageMetadata exists on Vertex AI only),
-// and an estimate would be a guess booked as exact. So usage is reported as zero with
-// `usageReported: false`, leaving the caller to count the input (countTokens) or to flag the
-// call as unmetered; never silently free.
+// Usage: Gemini's embed answers carry no token counts (usageMetadata exists on Vertex AI only).
+// The caller estimates them (embed-usage.ts) and passes the estimate in, so the client's
+// `usage` and the audit log's agree, and the audit log's `raw` says it is an estimate.
 import { badRequest } from '../../core/errors.js';
 import type { Embedding, EmbeddingsRequest, EmbeddingsResponse } from '../../core/types/embeddings.js';
-import { emptyUsage, type Usage } from '../../core/types/usage.js';
+import type { Usage } from '../../core/types/usage.js';
 import { float32Base64 } from './float32-base64.js';
 import type { GeminiBatchEmbedRequest, GeminiContentEmbedding, GeminiEmbedResponse } from './types.js';
 
@@ -37,21 +36,23 @@ export function toGeminiEmbedRequest(req: EmbeddingsRequest, model: string): Gem
   };
 }
 
-function embeddingsOf(res: GeminiEmbedResponse): GeminiContentEmbedding[] {
+/** The vectors of a batch answer, or of a single embedContent answer. */
+export function embeddingsOf(res: GeminiEmbedResponse): GeminiContentEmbedding[] {
   if (res.embeddings !== undefined) return res.embeddings;
   return res.embedding === undefined ? [] : [res.embedding];
 }
 
+/** The embeddings of `res` in OpenAI's shape; `usage` is what the caller counted for the call. */
 export function fromGeminiEmbedResponse(
   res: GeminiEmbedResponse,
   modelId: string,
   encoding: 'float' | 'base64',
-): { response: EmbeddingsResponse; usage: Usage; usageReported: false } {
+  usage: Usage,
+): EmbeddingsResponse {
   const data: Embedding[] = embeddingsOf(res).map((e, index) => ({
     object: 'embedding',
     index,
     embedding: encoding === 'base64' ? float32Base64(e.values) : e.values,
   }));
-  const response: EmbeddingsResponse = { object: 'list', data, model: modelId, usage: { prompt_tokens: 0, total_tokens: 0 } };
-  return { response, usage: { ...emptyUsage(), raw: null }, usageReported: false };
+  return { object: 'list', data, model: modelId, usage: { prompt_tokens: usage.input_tokens, total_tokens: usage.total_tokens } };
 }

@@ -17,6 +17,13 @@ describe('fromGeminiError', () => {
     });
   });
 
+  it('takes a Retry-After header only when the body has no RetryInfo', () => {
+    const quota = { error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' } };
+    expect(fromGeminiError(429, quota, 'gemini', 9).retryAfter).to.equal(9);
+    expect(fromGeminiError(429, quota, 'gemini').retryAfter).to.equal(null);
+    expect(fromGeminiError(429, fixtureJson('error-429.json'), 'gemini', 9).retryAfter).to.equal(22);
+  });
+
   it('reports a rejected API key as an authentication failure', () => {
     const err = fromGeminiError(400, fixtureJson('error-400-api-key.json'), 'gemini');
     expect([err.status, err.type, err.code, err.message]).to.deep.equal([

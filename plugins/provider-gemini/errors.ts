@@ -53,13 +53,15 @@ function isBadApiKey(details: unknown[]): boolean {
 /**
  * `status` is the HTTP status; an error met inside a 200 stream passes anything below 400 and
  * the body's own code is used. The GatewayError's code is Gemini's status name
- * (RESOURCE_EXHAUSTED, INVALID_ARGUMENT, ...).
+ * (RESOURCE_EXHAUSTED, INVALID_ARGUMENT, ...). `retryAfterHeader` (seconds) is a Retry-After
+ * header's value, used when the body has no RetryInfo: Google puts the delay in the body, a
+ * proxy in front of it (GEMINI_BASE_URL) may put it in the header.
  */
-export function fromGeminiError(status: number, body: unknown, provider: string): GatewayError {
+export function fromGeminiError(status: number, body: unknown, provider: string, retryAfterHeader: number | null = null): GatewayError {
   const fields = errorFields(body);
   const httpStatus = status >= 400 ? status : fields?.code ?? 500;
   const details = fields?.details ?? [];
   const effectiveStatus = httpStatus === 400 && isBadApiKey(details) ? 401 : httpStatus;
   const message = fields?.message ?? `provider '${provider}' answered HTTP ${httpStatus}`;
-  return providerStatusError(provider, effectiveStatus, message, fields?.status ?? null, null, retryAfterSeconds(details));
+  return providerStatusError(provider, effectiveStatus, message, fields?.status ?? null, null, retryAfterSeconds(details) ?? retryAfterHeader);
 }

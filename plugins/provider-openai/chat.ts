@@ -17,7 +17,7 @@ export function chatHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): Opera
       : serializeWith(body, { model: target.model });
     const res = await postJson(upstream, ep, ctx, ep.url('/chat/completions', target.model), payload);
     if (ctx.stream) return streamReply(res.body, new ChatPassthroughStream(ep.name, ep.usageFromChat));
-    const { raw, value } = await readJson<ChatCompletion>(ep.name, res);
+    const { raw, value } = await readJson<ChatCompletion>(ep.name, res, ctx.abort.signal);
     return jsonReply(value, value.usage ? ep.usageFromChat(value.usage) : null, raw, res.statusCode);
   };
 }

@@ -27,6 +27,6 @@ export function listModels(upstream: UpstreamClient, ep: OpenAIEndpoint) {
   return async (signal: AbortSignal): Promise<Model[]> => {
     const res = await upstream.request({ provider: ep.name, url: ep.url('/models', ''), method: 'GET', headers: ep.headers, signal });
     if (res.statusCode >= 400) throw await errorFromResponse(ep.name, res);
-    return fromOpenAIModelList(ep.name, (await readJson<OpenAIModelList>(ep.name, res)).value);
+    return fromOpenAIModelList(ep.name, (await readJson<OpenAIModelList>(ep.name, res, signal)).value);
   };
 }

@@ -14,7 +14,7 @@ export function responsesHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): 
     const payload = serializeWith(ctx.body!, { model: target.model });
     const res = await postJson(upstream, ep, ctx, ep.url('/responses', target.model), payload);
     if (ctx.stream) return streamReply(res.body, new ResponsesPassthroughStream(ep.name));
-    const { raw, value } = await readJson<ResponseObject>(ep.name, res);
+    const { raw, value } = await readJson<ResponseObject>(ep.name, res, ctx.abort.signal);
     return jsonReply(value, value.usage ? usageFromResponses(value.usage) : null, raw, res.statusCode);
   };
 }
@@ -24,7 +24,7 @@ export function compactHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): Op
     // `provider` is the gateway's routing hint (API-SPEC.md): it never goes upstream.
     const payload = serializeWith(ctx.body!, { model: target.model, provider: undefined });
     const res = await postJson(upstream, ep, ctx, ep.url('/responses/compact', target.model), payload);
-    const { raw, value } = await readJson<CompactResponse>(ep.name, res);
+    const { raw, value } = await readJson<CompactResponse>(ep.name, res, ctx.abort.signal);
     return jsonReply(value, value.usage ? usageFromResponses(value.usage) : null, raw, res.statusCode);
   };
 }

@@ -2,6 +2,7 @@
 // contract, and read a JSON success body once (keeping its bytes for forwarding untouched).
 import type { RequestContext } from '../../core/context.js';
 import { providerFailed } from '../../core/errors.js';
+import { upstreamError } from '../../core/http-client.js';
 import type { UpstreamClient, UpstreamResponse } from '../../core/http-client.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 import { fromOpenAIError } from './errors.js';
@@ -28,8 +29,14 @@ export interface JsonBody<T> {
   value: T;
 }
 
-export async function readJson<T>(provider: string, res: UpstreamResponse): Promise<JsonBody<T>> {
-  const raw = Buffer.from(await res.body.arrayBuffer());
+export async function readJson<T>(provider: string, res: UpstreamResponse, signal?: AbortSignal): Promise<JsonBody<T>> {
+  let raw: Buffer;
+  try {
+    raw = Buffer.from(await res.body.arrayBuffer());
+  } catch (err) {
+    // A body that times out or breaks off is the provider's failure (502/504), not ours.
+    throw upstreamError(provider, err, signal);
+  }
   try {
     const value = JSON.parse(raw.toString('utf8')) as T;
     if (typeof value !== 'object' || value === null) throw new Error('not an object');
