@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { AsyncSeriesHook } from 'tapable';
 import { API_ROUTES } from './api-routes.js';
 import type { LoadedConfig } from './config.js';
-import { StartupError } from './config-error.js';
+import { StartupError, isStartupError } from './config-error.js';
 import type { RequestContext } from './context.js';
 import { UpstreamClient } from './http-client.js';
 import { createLogger } from './logger.js';
@@ -88,7 +88,7 @@ export async function startGateway(loaded: LoadedConfig, logger: Logger = create
     try {
       await withTimeout(Promise.resolve(plugin.definition.setup({ ...gateway, logger: child }, plugin.options)), SETUP_TIMEOUT_MS, plugin.where);
     } catch (err) {
-      if (err instanceof StartupError) throw err;
+      if (isStartupError(err)) throw err;
       throw new StartupError('SLUICE_ERR_PLUGIN_SETUP', `${loaded.source}: ${plugin.where}: setup failed: ${(err as Error).message}`, err);
     }
   }

@@ -1,6 +1,6 @@
 // `npm start`: load the config, start the gateway, and shut down gracefully on SIGTERM/SIGINT.
 import { loadConfig } from './config.js';
-import { StartupError } from './config-error.js';
+import { StartupError, isStartupError } from './config-error.js';
 import { startGateway } from './gateway.js';
 import { createLogger } from './logger.js';
 
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   // One clear line for the operator; a stack only for what is not a known startup error.
-  if (err instanceof StartupError) process.stderr.write(`sluice: ${err.toString()}\n`);
+  if (isStartupError(err)) process.stderr.write(`sluice: ${err.toString()}\n`);
   else process.stderr.write(`sluice: failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
   process.exit(1);
 });

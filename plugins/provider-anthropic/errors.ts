@@ -2,12 +2,9 @@
 // `{type:'error', error:{type, message}}`, both as an HTTP error body and as the data of an
 // `event: error` in a stream (where there is no HTTP status, hence statusForErrorType).
 import { providerStatusError, type GatewayError } from '../../core/errors.js';
+import { isRecord } from './is-record.js';
 
 interface ErrorDetail { type: string | null; message: string | null }
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
 
 function parsedBody(body: unknown): unknown {
   if (typeof body !== 'string') return body;

@@ -153,6 +153,7 @@ describe('provider-anthropic AnthropicChatStream', () => {
       'Overloaded',
     ]);
     expect(sink.chunks.map((c) => c.choices[0]?.delta)).to.deep.equal([{ role: 'assistant', content: '' }, { content: 'Once upon' }]);
+    expect(sink.usages.map((u) => [u.input_tokens, u.output_tokens, u.total_tokens])).to.deep.equal([[12, 1, 13]]);
   });
 
   it('uses the given id and provider name', () => {
@@ -163,6 +164,11 @@ describe('provider-anthropic AnthropicChatStream', () => {
       stream.onEvent({ event: 'error', data: '{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}' }, new Collector()),
     );
     expect([err.status, err.type, err.code, err.provider, err.retryable]).to.deep.equal([429, 'rate_limit_error', 'rate_limit_error', 'anthropic-eu', true]);
+  });
+
+  it("takes the upstream message's model when no model id is given", () => {
+    const sink = run(fixture('recorded/anthropic/messages_stream.txt'), { created: CREATED });
+    expect(sink.chunks.map((c) => c.model)).to.deep.equal(Array(4).fill('claude-sonnet-4-20250514'));
   });
 
   it('finishes in onEnd when only message_stop is missing', () => {

@@ -20,8 +20,8 @@ import type {
 import { chatUsageFrom, usageFromAnthropic } from './usage.js';
 
 export interface AnthropicChatStreamInit {
-  /** The model id the client should see. */
-  modelId: string;
+  /** The model id the client should see; the upstream message's own `model` when omitted. */
+  modelId?: string;
   created: number;
   /** The chunk id; Anthropic's message id when omitted. */
   id?: string;
@@ -59,7 +59,8 @@ function parseEvent(event: SseEvent, provider: string): AnthropicStreamEvent | n
 }
 
 export class AnthropicChatStream implements StreamTranslator<ChatCompletionChunk> {
-  readonly #modelId: string;
+  #modelId: string;
+  readonly #fixedModel: boolean;
   readonly #created: number;
   readonly #provider: string;
   #id: string;
@@ -70,7 +71,8 @@ export class AnthropicChatStream implements StreamTranslator<ChatCompletionChunk
   #done = false;
 
   constructor(init: AnthropicChatStreamInit) {
-    this.#modelId = init.modelId;
+    this.#modelId = init.modelId ?? '';
+    this.#fixedModel = init.modelId !== undefined;
     this.#created = init.created;
     this.#provider = init.provider ?? 'anthropic';
     this.#id = init.id ?? '';
@@ -84,6 +86,7 @@ export class AnthropicChatStream implements StreamTranslator<ChatCompletionChunk
     switch (data.type) {
       case 'message_start':
         if (!this.#fixedId) this.#id = data.message.id;
+        if (!this.#fixedModel) this.#modelId = data.message.model;
         this.#usage = { ...data.message.usage };
         sink.emit(this.#chunk({ role: 'assistant', content: '' }));
         return;
@@ -105,6 +108,9 @@ export class AnthropicChatStream implements StreamTranslator<ChatCompletionChunk
         this.#finish(sink);
         return;
       case 'error':
+        // As for a cut-off stream (onEnd): what was generated before the error is billed.
+        if (this.#usage !== null) sink.usage(usageFromAnthropic(this.#usage));
+        this.#done = true;
         throw fromAnthropicStreamError(data, this.#provider);
       default:
         // ping, and event types Anthropic documents it may add later: nothing to relay.
