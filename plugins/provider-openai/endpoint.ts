@@ -11,6 +11,8 @@ export interface OpenAIEndpoint {
   baseUrl: string;
   /** Sent on every call: credential, content type. Built once. */
   headers: Record<string, string>;
+  /** The credential headers alone (also in `headers`): passthrough sends them in place of the client's. */
+  authHeaders: Record<string, string>;
   /** The URL of an operation (`/chat/completions`) for a model (Azure puts deployments in the path). */
   url(path: string, model: string): string;
   /** Chat usage to neutral usage (DeepSeek and OpenRouter add fields of their own). */

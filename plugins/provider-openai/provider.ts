@@ -16,20 +16,25 @@ export interface OpenAIProviderOptions {
   /** Native operations this server has (all of OpenAI's by default). */
   operations?: ReadonlyArray<'chat' | 'responses' | 'compact' | 'embeddings'>;
   extraHeaders?: Record<string, string>;
+  /** Headers that carry the key, in place of `authorization: Bearer <apiKey>` (Azure sends `api-key`). */
+  authHeaders?: Record<string, string>;
+  /** Where an operation goes, in place of `<baseUrl><path>` (Azure puts the deployment and api-version in it). */
+  url?: OpenAIEndpoint['url'];
   streamUsageOption?: boolean;
   usageFromChat?: OpenAIEndpoint['usageFromChat'];
 }
 
 export function openAIEndpoint(o: OpenAIProviderOptions): OpenAIEndpoint {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'sluice', ...(o.extraHeaders ?? {}) };
-  if (o.apiKey !== null) headers['authorization'] = `Bearer ${o.apiKey}`;
+  const authHeaders: Record<string, string> = o.authHeaders ?? (o.apiKey !== null ? { authorization: `Bearer ${o.apiKey}` } : {});
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'sluice', ...(o.extraHeaders ?? {}), ...authHeaders };
   const baseUrl = o.baseUrl.replace(/\/+$/, '');
   return {
     name: o.name,
     type: o.type,
     baseUrl,
     headers,
-    url: (path) => baseUrl + path,
+    authHeaders,
+    url: o.url ?? ((path) => baseUrl + path),
     usageFromChat: o.usageFromChat ?? usageFromChat,
     streamUsageOption: o.streamUsageOption ?? true,
   };
@@ -46,13 +51,11 @@ export function createOpenAIProvider(upstream: UpstreamClient, ep: OpenAIEndpoin
   };
   const enabled: Record<string, OperationHandler | undefined> = {};
   for (const op of operations) enabled[op] = handlers[op];
-  const authHeaders: Record<string, string> = {};
-  if (ep.headers['authorization']) authHeaders['authorization'] = ep.headers['authorization'];
   return {
     name: ep.name,
     type: ep.type,
     operations: Object.freeze(enabled),
     listModels: listModels(upstream, ep),
-    passthrough: { baseUrl: ep.baseUrl, authHeaders },
+    passthrough: { baseUrl: ep.baseUrl, authHeaders: ep.authHeaders },
   };
 }
