@@ -3,7 +3,7 @@
 // original JSON text is forwarded unchanged.
 import { providerFailed, providerStatusError } from '../errors.js';
 import type { ChatCompletionChunk, ChatUsage } from '../types/chat.js';
-import type { ResponsesStreamEvent } from '../types/responses.js';
+import type { ResponsesStreamEvent, ResponsesUsage } from '../types/responses.js';
 import type { Usage } from '../types/usage.js';
 import { usageFromChat, usageFromResponses } from '../usage-mapping.js';
 import type { SseEvent, StreamSink, StreamTranslator } from './translator.js';
@@ -52,9 +52,11 @@ export class ChatPassthroughStream implements StreamTranslator<ChatCompletionChu
 
 export class ResponsesPassthroughStream implements StreamTranslator<ResponsesStreamEvent> {
   readonly #provider: string;
+  readonly #mapUsage: (u: ResponsesUsage) => Usage;
 
-  constructor(provider: string) {
+  constructor(provider: string, mapUsage: (u: ResponsesUsage) => Usage = usageFromResponses) {
     this.#provider = provider;
+    this.#mapUsage = mapUsage;
   }
 
   onEvent(event: SseEvent, sink: StreamSink<ResponsesStreamEvent>): void {
@@ -66,7 +68,7 @@ export class ResponsesPassthroughStream implements StreamTranslator<ResponsesStr
       throw providerStatusError(this.#provider, 502, typeof value['message'] === 'string' ? value['message'] : 'provider error in stream', code);
     }
     const usage = value.response?.usage;
-    if (usage) sink.usage(usageFromResponses(usage));
+    if (usage) sink.usage(this.#mapUsage(usage));
     sink.emit(value, event.data);
   }
 

@@ -1,10 +1,10 @@
 // A row and one of its instances become a provider: provider-openai's endpoint, handlers and
 // model listing with the row's differences filled in.
 import type { UpstreamClient } from '../../core/http-client.js';
-import type { OperationHandler, Provider } from '../../core/provider.js';
+import type { Provider } from '../../core/provider.js';
 import type { ProviderInstanceConfig } from '../../core/provider-config.js';
 import { createOpenAIProvider, openAIEndpoint } from '../provider-openai/provider.js';
-import type { CompatibleRow, NativeOperation } from './row.js';
+import type { CompatibleRow } from './row.js';
 
 export function compatibleProvider(upstream: UpstreamClient, row: CompatibleRow, instance: ProviderInstanceConfig): Provider {
   const ep = openAIEndpoint({
@@ -15,14 +15,7 @@ export function compatibleProvider(upstream: UpstreamClient, row: CompatibleRow,
     extraHeaders: row.headers?.(instance.options),
     streamUsageOption: row.streamUsageOption,
     usageFromChat: row.usageFromChat,
+    usageFromResponses: row.usageFromResponses,
   });
-  const provider = createOpenAIProvider(upstream, ep, row.operations);
-  const wrap = row.wrap;
-  if (wrap === undefined) return provider;
-  const operations: Record<string, OperationHandler | undefined> = { ...provider.operations };
-  for (const op of Object.keys(wrap) as NativeOperation[]) {
-    const handler = operations[op];
-    if (handler !== undefined) operations[op] = wrap[op]!(handler);
-  }
-  return { ...provider, operations: Object.freeze(operations) };
+  return createOpenAIProvider(upstream, ep, row.operations);
 }

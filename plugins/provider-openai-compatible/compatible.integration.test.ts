@@ -434,8 +434,7 @@ describe('OpenAI-compatible provider config @integration', () => {
       (gw) => gw.close(),
       (err: unknown) => (failure = err as { code?: string; message?: string }),
     );
-    // The code is SLUICE_ERR_CONFIG_INVALID when the gateway runs as ES modules (npm start); under
-    // mocha the plugin's StartupError class is a second copy, so the core wraps it as a setup failure.
+    expect(failure!.code).to.equal('SLUICE_ERR_CONFIG_INVALID');
     expect(failure!.message).to.match(/providers\.local-vllm\.deployments: unknown key for a provider of type 'vllm'$/);
   });
 });

@@ -6,9 +6,7 @@ import { deepseekUsage } from './deepseek-usage.js';
 import { OPENROUTER_OPTIONS, openrouterHeaders } from './openrouter-headers.js';
 import { openrouterUsage } from './openrouter-usage.js';
 import type { CompatibleRow } from './row.js';
-import { withUsageRemap } from './with-usage-remap.js';
-import { withoutStreamOptions } from './without-stream-options.js';
-import { withXaiCost, xaiChatUsage } from './xai-usage.js';
+import { xaiChatUsage, xaiResponsesUsage } from './xai-usage.js';
 
 export const PROVIDERS: readonly CompatibleRow[] = Object.freeze([
   // Groq serves the Responses API itself, and no embeddings.
@@ -20,7 +18,6 @@ export const PROVIDERS: readonly CompatibleRow[] = Object.freeze([
     defaultBaseUrl: 'https://api.mistral.ai/v1',
     operations: ['chat', 'embeddings'],
     streamUsageOption: false,
-    wrap: { chat: withoutStreamOptions },
   },
   // xAI: reasoning outside completion_tokens on chat, billed cost in ticks on both APIs.
   {
@@ -29,7 +26,7 @@ export const PROVIDERS: readonly CompatibleRow[] = Object.freeze([
     defaultBaseUrl: 'https://api.x.ai/v1',
     operations: ['chat', 'responses'],
     usageFromChat: xaiChatUsage,
-    wrap: { responses: (handler) => withUsageRemap(handler, withXaiCost) },
+    usageFromResponses: xaiResponsesUsage,
   },
   // DeepSeek: chat only, context-cache hits in fields of its own.
   { type: 'deepseek', enabledBy: 'api_key', defaultBaseUrl: 'https://api.deepseek.com', operations: ['chat'], usageFromChat: deepseekUsage },

@@ -1,12 +1,9 @@
 // One OpenAI-compatible provider as data: only the ways it differs from OpenAI's own API. The
 // handlers, streams and model listing are provider-openai's, shared by every row.
-import type { OperationHandler } from '../../core/provider.js';
 import type { OpenAIEndpoint } from '../provider-openai/endpoint.js';
 
 /** The operations a server answers natively; the others are derived (Responses from chat) or 501. */
 export type NativeOperation = 'chat' | 'responses' | 'embeddings';
-
-export type HandlerWrapper = (handler: OperationHandler) => OperationHandler;
 
 export interface CompatibleRow {
   /** Provider type, default prefix, and stem of its variables (`GROQ_API_KEY`, `GROQ_BASE_URL`). */
@@ -20,10 +17,9 @@ export interface CompatibleRow {
   streamUsageOption?: false;
   /** Usage fields of the provider's own beside OpenAI's. */
   usageFromChat?: OpenAIEndpoint['usageFromChat'];
+  usageFromResponses?: OpenAIEndpoint['usageFromResponses'];
   /** JSON-schema properties of the instance options the row accepts under `providers.<name>`. */
   options?: Record<string, object>;
   /** Upstream headers built once from the (validated) instance options. */
   headers?: (options: Record<string, unknown>) => Record<string, string>;
-  /** What the shared handlers cannot express, as wrappers around them. */
-  wrap?: Partial<Record<NativeOperation, HandlerWrapper>>;
 }

@@ -8,8 +8,9 @@
 // Both report the billed cost as `cost_in_usd_ticks`, 1 USD = 10^10 ticks
 // (docs.x.ai/developers/cost-tracking).
 import type { ChatUsage } from '../../core/types/chat.js';
+import type { ResponsesUsage } from '../../core/types/responses.js';
 import type { Usage } from '../../core/types/usage.js';
-import { usageFromChat } from '../../core/usage-mapping.js';
+import { usageFromChat, usageFromResponses } from '../../core/usage-mapping.js';
 import { tokenCount, usageNumber } from './usage-number.js';
 
 const TICKS_PER_USD = 1e10;
@@ -21,6 +22,10 @@ export function xaiChatUsage(u: ChatUsage): Usage {
   const total = tokenCount(u.total_tokens);
   if (reasoning > 0 && total !== null && total === usage.input_tokens + completion + reasoning) usage.output_tokens = completion + reasoning;
   return withXaiCost(usage);
+}
+
+export function xaiResponsesUsage(u: ResponsesUsage): Usage {
+  return withXaiCost(usageFromResponses(u));
 }
 
 /** Sets provider_cost_usd from the `cost_in_usd_ticks` of the raw usage, when there is one. */

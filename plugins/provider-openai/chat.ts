@@ -12,9 +12,9 @@ import { postJson, readJson } from './upstream-call.js';
 export function chatHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {
   return async (ctx, target) => {
     const body = ctx.body!;
-    const payload = ctx.stream && ep.streamUsageOption
-      ? serializeWith(body, { model: target.model, stream_options: streamOptionsWithUsage(body['stream_options']) })
-      : serializeWith(body, { model: target.model });
+    const payload = !ctx.stream
+      ? serializeWith(body, { model: target.model })
+      : serializeWith(body, { model: target.model, stream_options: ep.streamUsageOption ? streamOptionsWithUsage(body['stream_options']) : undefined });
     const res = await postJson(upstream, ep, ctx, ep.url('/chat/completions', target.model), payload);
     if (ctx.stream) return streamReply(res.body, new ChatPassthroughStream(ep.name, ep.usageFromChat));
     const { raw, value } = await readJson<ChatCompletion>(ep.name, res, ctx.abort.signal);

@@ -1,6 +1,7 @@
 // One OpenAI-style upstream: where it is, how it authenticates, and the few ways
 // OpenAI-compatible servers differ. Every operation handler works from this description.
 import type { ChatUsage } from '../../core/types/chat.js';
+import type { ResponsesUsage } from '../../core/types/responses.js';
 import type { Usage } from '../../core/types/usage.js';
 
 export interface OpenAIEndpoint {
@@ -17,6 +18,12 @@ export interface OpenAIEndpoint {
   url(path: string, model: string): string;
   /** Chat usage to neutral usage (DeepSeek and OpenRouter add fields of their own). */
   usageFromChat(usage: ChatUsage): Usage;
-  /** Whether the server understands `stream_options.include_usage` (needed for usage on streams). */
+  /** Responses usage to neutral usage (xAI reports its billed cost there). */
+  usageFromResponses(usage: ResponsesUsage): Usage;
+  /**
+   * Whether the server understands `stream_options.include_usage` (needed for usage on streams).
+   * Servers that reject the field (Mistral: 422) report stream usage unasked; a client's own
+   * `stream_options` is then held back too, or it would break the call.
+   */
   streamUsageOption: boolean;
 }

@@ -1,7 +1,7 @@
 // An OpenAI-style provider from its endpoint description: the operations it serves natively.
 import type { UpstreamClient } from '../../core/http-client.js';
 import type { OperationHandler, Provider } from '../../core/provider.js';
-import { usageFromChat } from '../../core/usage-mapping.js';
+import { usageFromChat, usageFromResponses } from '../../core/usage-mapping.js';
 import { chatHandler } from './chat.js';
 import { embeddingsHandler } from './embeddings.js';
 import type { OpenAIEndpoint } from './endpoint.js';
@@ -22,6 +22,7 @@ export interface OpenAIProviderOptions {
   url?: OpenAIEndpoint['url'];
   streamUsageOption?: boolean;
   usageFromChat?: OpenAIEndpoint['usageFromChat'];
+  usageFromResponses?: OpenAIEndpoint['usageFromResponses'];
 }
 
 export function openAIEndpoint(o: OpenAIProviderOptions): OpenAIEndpoint {
@@ -36,6 +37,7 @@ export function openAIEndpoint(o: OpenAIProviderOptions): OpenAIEndpoint {
     authHeaders,
     url: o.url ?? ((path) => baseUrl + path),
     usageFromChat: o.usageFromChat ?? usageFromChat,
+    usageFromResponses: o.usageFromResponses ?? usageFromResponses,
     streamUsageOption: o.streamUsageOption ?? true,
   };
 }

@@ -4,7 +4,6 @@ import type { OperationHandler } from '../../core/provider.js';
 import { jsonReply, streamReply } from '../../core/reply.js';
 import { ResponsesPassthroughStream } from '../../core/stream/passthrough.js';
 import type { CompactResponse, ResponseObject } from '../../core/types/responses.js';
-import { usageFromResponses } from '../../core/usage-mapping.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 import { serializeWith } from './request-body.js';
 import { postJson, readJson } from './upstream-call.js';
@@ -13,9 +12,9 @@ export function responsesHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): 
   return async (ctx, target) => {
     const payload = serializeWith(ctx.body!, { model: target.model });
     const res = await postJson(upstream, ep, ctx, ep.url('/responses', target.model), payload);
-    if (ctx.stream) return streamReply(res.body, new ResponsesPassthroughStream(ep.name));
+    if (ctx.stream) return streamReply(res.body, new ResponsesPassthroughStream(ep.name, ep.usageFromResponses));
     const { raw, value } = await readJson<ResponseObject>(ep.name, res, ctx.abort.signal);
-    return jsonReply(value, value.usage ? usageFromResponses(value.usage) : null, raw, res.statusCode);
+    return jsonReply(value, value.usage ? ep.usageFromResponses(value.usage) : null, raw, res.statusCode);
   };
 }
 
@@ -25,6 +24,6 @@ export function compactHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): Op
     const payload = serializeWith(ctx.body!, { model: target.model, provider: undefined });
     const res = await postJson(upstream, ep, ctx, ep.url('/responses/compact', target.model), payload);
     const { raw, value } = await readJson<CompactResponse>(ep.name, res, ctx.abort.signal);
-    return jsonReply(value, value.usage ? usageFromResponses(value.usage) : null, raw, res.statusCode);
+    return jsonReply(value, value.usage ? ep.usageFromResponses(value.usage) : null, raw, res.statusCode);
   };
 }
