@@ -5,7 +5,7 @@ import type { RequestContext } from './context.js';
 import { forbidden, modelNotFound, toGatewayError, unauthorized, unsupportedOperation } from './errors.js';
 import type { Logger } from './logger.js';
 import type { ProviderRegistry, Target } from './provider.js';
-import type { Reply } from './reply.js';
+import type { JsonReply, Reply, StreamReply } from './reply.js';
 import { sendError, sendJson } from './respond.js';
 import type { Stages, UsedStages } from './stages.js';
 import { parseJsonObject, readBody } from './body.js';
@@ -70,14 +70,14 @@ export class Pipeline {
   }
 
   /** Calls the target's handler for this operation, recording the attempt. */
-  async invoke(ctx: RequestContext, target: Target): Promise<Reply> {
+  async invoke(ctx: RequestContext, target: Target): Promise<JsonReply | StreamReply> {
     const operation = ctx.route.operation!;
     const handler = this.#providers.handler(target.provider, operation);
     if (handler === undefined) throw unsupportedOperation(operation, target.provider.name);
     const started = performance.now();
     try {
       const reply = await handler(ctx, target);
-      const status = reply.kind === 'json' ? reply.status : reply.kind === 'handled' ? ctx.status : 200;
+      const status = reply.kind === 'json' ? reply.status : 200;
       ctx.attempts.push({ provider: target.provider.name, model: target.model, status, error: null, duration_ms: performance.now() - started });
       return reply;
     } catch (err) {

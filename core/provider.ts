@@ -1,7 +1,7 @@
 // What a provider plugin registers. The core dispatches an operation ("chat", "embeddings",
 // ...) to the handler of that name; a provider without it answers 501 unsupported_operation.
 import type { RequestContext } from './context.js';
-import type { Reply } from './reply.js';
+import type { JsonReply, StreamReply } from './reply.js';
 import type { Model, ModelMetadata } from './types/models.js';
 
 /** Where a request goes: the provider that serves it and the model name the provider knows. */
@@ -15,7 +15,8 @@ export interface Target {
   metadata: ModelMetadata | null;
 }
 
-export type OperationHandler = (ctx: RequestContext, target: Target) => Promise<Reply>;
+/** A provider answers with data for the core to write; only stages may write the response themselves. */
+export type OperationHandler = (ctx: RequestContext, target: Target) => Promise<JsonReply | StreamReply>;
 
 /** Where passthrough requests of this provider go, and the credential headers that replace the client's. */
 export interface PassthroughTarget {

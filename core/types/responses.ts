@@ -22,7 +22,7 @@ export interface ResponsesInputItem {
   call_id?: string;
   name?: string;
   arguments?: string;
-  output?: string;
+  output?: string | ResponsesContentPart[];
   status?: string;
   [extra: string]: unknown;
 }

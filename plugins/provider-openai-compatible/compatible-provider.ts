@@ -6,6 +6,9 @@ import type { ProviderInstanceConfig } from '../../core/provider-config.js';
 import { createOpenAIProvider, openAIEndpoint } from '../provider-openai/provider.js';
 import type { CompatibleRow } from './row.js';
 
+/** The levels OpenAI-compatible servers commonly take (gpt-oss, Qwen, DeepSeek via vLLM). */
+const COMPATIBLE_REASONING_EFFORTS: readonly string[] = ['low', 'medium', 'high'];
+
 export function compatibleProvider(upstream: UpstreamClient, row: CompatibleRow, instance: ProviderInstanceConfig): Provider {
   const ep = openAIEndpoint({
     name: instance.name,
@@ -16,6 +19,7 @@ export function compatibleProvider(upstream: UpstreamClient, row: CompatibleRow,
     streamUsageOption: row.streamUsageOption,
     usageFromChat: row.usageFromChat,
     usageFromResponses: row.usageFromResponses,
+    reasoningEfforts: row.reasoningEfforts ?? COMPATIBLE_REASONING_EFFORTS,
   });
   return createOpenAIProvider(upstream, ep, row.operations);
 }

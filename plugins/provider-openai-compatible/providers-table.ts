@@ -27,6 +27,8 @@ export const PROVIDERS: readonly CompatibleRow[] = Object.freeze([
     operations: ['chat', 'responses'],
     usageFromChat: xaiChatUsage,
     usageFromResponses: xaiResponsesUsage,
+    // grok-3-mini takes low and high only.
+    reasoningEfforts: ['low', 'high'],
   },
   // DeepSeek: chat only, context-cache hits in fields of its own.
   { type: 'deepseek', enabledBy: 'api_key', defaultBaseUrl: 'https://api.deepseek.com', operations: ['chat'], usageFromChat: deepseekUsage },

@@ -18,6 +18,8 @@ export interface CompatibleRow {
   /** Usage fields of the provider's own beside OpenAI's. */
   usageFromChat?: OpenAIEndpoint['usageFromChat'];
   usageFromResponses?: OpenAIEndpoint['usageFromResponses'];
+  /** Reasoning levels the server takes (default: low, medium, high). */
+  reasoningEfforts?: readonly string[];
   /** JSON-schema properties of the instance options the row accepts under `providers.<name>`. */
   options?: Record<string, object>;
   /** Upstream headers built once from the (validated) instance options. */

@@ -6,15 +6,17 @@ import { jsonReply, streamReply } from '../../core/reply.js';
 import { ChatPassthroughStream } from '../../core/stream/passthrough.js';
 import type { ChatCompletion } from '../../core/types/chat.js';
 import type { OpenAIEndpoint } from './endpoint.js';
+import { upstreamEffort } from './reasoning.js';
 import { serializeWith, streamOptionsWithUsage } from './request-body.js';
 import { postJson, readJson } from './upstream-call.js';
 
 export function chatHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {
   return async (ctx, target) => {
     const body = ctx.body!;
-    const payload = !ctx.stream
-      ? serializeWith(body, { model: target.model })
-      : serializeWith(body, { model: target.model, stream_options: ep.streamUsageOption ? streamOptionsWithUsage(body['stream_options']) : undefined });
+    const fields: Record<string, unknown> = { model: target.model };
+    if (ctx.stream) fields['stream_options'] = ep.streamUsageOption ? streamOptionsWithUsage(body['stream_options']) : undefined;
+    if (body['reasoning_effort'] !== undefined) fields['reasoning_effort'] = upstreamEffort(ep, target, body['reasoning_effort']);
+    const payload = serializeWith(body, fields);
     const res = await postJson(upstream, ep, ctx, ep.url('/chat/completions', target.model), payload);
     if (ctx.stream) return streamReply(res.body, new ChatPassthroughStream(ep.name, ep.usageFromChat));
     const { raw, value } = await readJson<ChatCompletion>(ep.name, res, ctx.abort.signal);

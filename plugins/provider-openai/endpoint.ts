@@ -21,6 +21,11 @@ export interface OpenAIEndpoint {
   /** Responses usage to neutral usage (xAI reports its billed cost there). */
   usageFromResponses(usage: ResponsesUsage): Usage;
   /**
+   * Reasoning levels the server accepts when the model's metadata does not list its own
+   * (`reasoning_efforts` in the catalog); other levels go to the nearest of these.
+   */
+  reasoningEfforts: readonly string[];
+  /**
    * Whether the server understands `stream_options.include_usage` (needed for usage on streams).
    * Servers that reject the field (Mistral: 422) report stream usage unasked; a client's own
    * `stream_options` is then held back too, or it would break the call.

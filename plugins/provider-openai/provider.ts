@@ -23,7 +23,11 @@ export interface OpenAIProviderOptions {
   streamUsageOption?: boolean;
   usageFromChat?: OpenAIEndpoint['usageFromChat'];
   usageFromResponses?: OpenAIEndpoint['usageFromResponses'];
+  reasoningEfforts?: readonly string[];
 }
+
+/** OpenAI's levels for models the catalog says nothing about (gpt-5, o-series). */
+export const OPENAI_REASONING_EFFORTS: readonly string[] = ['minimal', 'low', 'medium', 'high'];
 
 export function openAIEndpoint(o: OpenAIProviderOptions): OpenAIEndpoint {
   const authHeaders: Record<string, string> = o.authHeaders ?? (o.apiKey !== null ? { authorization: `Bearer ${o.apiKey}` } : {});
@@ -38,6 +42,7 @@ export function openAIEndpoint(o: OpenAIProviderOptions): OpenAIEndpoint {
     url: o.url ?? ((path) => baseUrl + path),
     usageFromChat: o.usageFromChat ?? usageFromChat,
     usageFromResponses: o.usageFromResponses ?? usageFromResponses,
+    reasoningEfforts: o.reasoningEfforts ?? OPENAI_REASONING_EFFORTS,
     streamUsageOption: o.streamUsageOption ?? true,
   };
 }

@@ -114,4 +114,23 @@ describe('OpenAI path through the openai SDK @integration', () => {
     expect(res.headers.get('x-gateway-provider')).to.equal('openai');
     expect(res.headers.get('x-gateway-model')).to.equal('gpt-4o-mini');
   });
+
+  it('moves a reasoning level the model lacks to the nearest one, and drops it for a model that cannot reason', async () => {
+    const ask = (model: string, effort: string) =>
+      gw.fetch('/v1/chat/completions', { method: 'POST', body: JSON.stringify({ model, reasoning_effort: effort, messages: [{ role: 'user', content: 'x' }] }) });
+    expect((await ask('openai/o3', 'max')).status).to.equal(200);
+    expect((mock.last().json as { reasoning_effort?: string }).reasoning_effort).to.equal('high');
+    await ask('openai/o3', 'minimal');
+    expect((mock.last().json as { reasoning_effort?: string }).reasoning_effort).to.equal('low');
+    await ask('openai/o3', 'medium');
+    expect((mock.last().json as { reasoning_effort?: string }).reasoning_effort).to.equal('medium');
+    await ask('openai/gpt-4o-mini', 'high');
+    expect(mock.last().json).to.not.have.property('reasoning_effort');
+    // Not in the catalog: OpenAI's general levels apply.
+    await ask('openai/some-new-model', 'xhigh');
+    expect((mock.last().json as { reasoning_effort?: string }).reasoning_effort).to.equal('high');
+    const res = await gw.fetch('/v1/responses', { method: 'POST', body: JSON.stringify({ model: 'openai/o3', input: 'x', reasoning: { effort: 'xhigh', summary: 'auto' } }) });
+    expect(res.status).to.equal(200);
+    expect((mock.last().json as { reasoning: unknown }).reasoning).to.deep.equal({ effort: 'high', summary: 'auto' });
+  });
 });
