@@ -1,0 +1,123 @@
+// Starting the three things the benchmark can aim at: the mock provider itself (the baseline),
+// the bare forwarder (the ceiling for any Node gateway) and Sluice. Each runs in its own
+// process so its CPU time can be read without the others', and none of it is the harness's.
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, waitForHttp, type ChildSet, type ManagedChild } from './children.js';
+
+export type TargetId = 'mock' | 'bare' | 'sluice';
+
+export const TARGET_IDS: readonly TargetId[] = ['mock', 'bare', 'sluice'];
+
+export const TARGET_LABELS: Record<TargetId, string> = {
+  mock: 'mock direct',
+  bare: 'bare forwarder',
+  sluice: 'sluice',
+};
+
+export interface Target {
+  id: TargetId;
+  /** Origin the load generators call, e.g. http://127.0.0.1:4000 */
+  origin: string;
+  /** The model id this target expects in request bodies. */
+  model: string;
+  /** Credentials the client sends to this target. */
+  headers: Record<string, string>;
+  /** The process whose CPU and memory are this target's cost. */
+  process: ManagedChild;
+}
+
+export const UPSTREAM_API_KEY = 'sk-bench-upstream';
+export const SLUICE_MASTER_KEY = 'sk-bench-master';
+const READY_TIMEOUT_MS = 10_000;
+const SLUICE_READY_TIMEOUT_MS = 20_000;
+
+const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
+export const REPO_ROOT = resolve(BENCH_DIR, '..');
+const SLUICE_ENTRY = join(REPO_ROOT, 'core', 'main.ts');
+
+function nodeTs(script: string, args: string[]): { command: string; args: string[] } {
+  return { command: process.execPath, args: ['--import', 'tsx', script, ...args] };
+}
+
+async function tailOf(file: string, lines = 20): Promise<string> {
+  try {
+    return (await readFile(file, 'utf8')).trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+async function startOrThrow(
+  children: ChildSet,
+  name: string,
+  launch: { command: string; args: string[] },
+  cpu: number,
+  logFile: string,
+  readyUrl: string,
+): Promise<ManagedChild> {
+  const child = children.start({ name, ...launch, cpu, logFile, cwd: REPO_ROOT });
+  if (!(await waitForHttp(readyUrl, child, READY_TIMEOUT_MS))) {
+    throw new Error(`${name} did not become ready at ${readyUrl}; last lines of its log:\n${await tailOf(logFile)}`);
+  }
+  return child;
+}
+
+export async function startMock(children: ChildSet, workDir: string, cpu: number): Promise<Target> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const launch = nodeTs(join(BENCH_DIR, 'mock-provider.ts'), ['--port', String(port)]);
+  const child = await startOrThrow(children, 'mock provider', launch, cpu, join(workDir, 'mock.log'), `${origin}/v1/models`);
+  return { id: 'mock', origin, model: 'gpt-4o-mini', headers: { authorization: `Bearer ${UPSTREAM_API_KEY}` }, process: child };
+}
+
+export async function startBare(children: ChildSet, workDir: string, cpu: number, mock: Target): Promise<Target> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const launch = nodeTs(join(BENCH_DIR, 'bare-forwarder.ts'), ['--port', String(port), '--upstream', mock.origin, '--api-key', UPSTREAM_API_KEY]);
+  const child = await startOrThrow(children, 'bare forwarder', launch, cpu, join(workDir, 'bare.log'), `${origin}/v1/models`);
+  return { id: 'bare', origin, model: 'gpt-4o-mini', headers: { authorization: `Bearer ${UPSTREAM_API_KEY}` }, process: child };
+}
+
+export type SluiceStart = { ok: true; target: Target } | { ok: false; reason: string };
+
+/** Sluice may not exist yet, or may not start: either is reported and the run goes on without it. */
+export async function startSluice(
+  children: ChildSet,
+  workDir: string,
+  cpu: number,
+  mock: Target,
+  configPath: string | null,
+): Promise<SluiceStart> {
+  if (!existsSync(SLUICE_ENTRY)) return { ok: false, reason: `${SLUICE_ENTRY} does not exist yet` };
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const dataDir = join(workDir, 'sluice-data');
+  await mkdir(dataDir, { recursive: true });
+  const logFile = join(workDir, 'sluice.log');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    GATEWAY_DATA_DIR: dataDir,
+    GATEWAY_MASTER_KEY: SLUICE_MASTER_KEY,
+    OPENAI_API_KEY: UPSTREAM_API_KEY,
+    OPENAI_BASE_URL: `${mock.origin}/v1`,
+  };
+  if (configPath !== null) env.GATEWAY_CONFIG = resolve(configPath);
+  else delete env.GATEWAY_CONFIG;
+  const child = children.start({ name: 'sluice', ...nodeTs(SLUICE_ENTRY, []), cpu, logFile, cwd: REPO_ROOT, env });
+  if (!(await waitForHttp(`${origin}/healthz`, child, SLUICE_READY_TIMEOUT_MS))) {
+    const exitedEarly = child.hasExited();
+    // A half-started gateway must not keep burning the targets' core during the other measurements.
+    await child.stop();
+    const why = exitedEarly ? `exited (${await child.exited})` : `did not answer GET /healthz with 200 within ${SLUICE_READY_TIMEOUT_MS / 1000} s`;
+    return { ok: false, reason: `sluice ${why}; last lines of its log:\n${await tailOf(logFile)}` };
+  }
+  return {
+    ok: true,
+    target: { id: 'sluice', origin, model: 'openai/gpt-4o-mini', headers: { authorization: `Bearer ${SLUICE_MASTER_KEY}` }, process: child },
+  };
+}
