@@ -5,8 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
-import { parseDocument } from 'yaml';
-import { StartupError, jsonPointerToKey } from './config-error.js';
+import { LineCounter, parseDocument } from 'yaml';
+import { StartupError, jsonPointerToKey, schemaErrorMessage } from './config-error.js';
 import { coreConfigSchema } from './config-schema.js';
 
 export interface PluginEntry {
@@ -103,20 +103,46 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     if (value !== undefined && value !== '') apply(merged, value);
   }
   if (merged.master_key === '') merged.master_key = null;
+  const plugins: unknown[] = merged.plugins;
   if (!validateCore(merged)) {
-    const err = validateCore.errors![0]!;
+    const errors = validateCore.errors!;
+    let err = errors[0]!;
+    const entry = /^\/plugins\/(\d+)$/.exec(err.instancePath);
+    if (entry) {
+      const problem = pluginEntryProblem(plugins[Number(entry[1])]);
+      if (problem !== null) throw new StartupError('SLUICE_ERR_CONFIG_INVALID', `${source}: plugins[${entry[1]}]: ${problem}`);
+      // ajv reports the failed "a plain name" branch first ("must be string"); the entry's own error is deeper.
+      const first = err;
+      err = errors.find((e) => e.instancePath.length > first.instancePath.length) ?? first;
+    }
     const key = jsonPointerToKey(err.instancePath) || '(top level)';
-    const extra = err.keyword === 'additionalProperties' ? ` '${String(err.params['additionalProperty'])}'` : '';
-    throw new StartupError('SLUICE_ERR_CONFIG_INVALID', `${source}: ${key}: ${err.message ?? 'invalid'}${extra}`);
+    throw new StartupError('SLUICE_ERR_CONFIG_INVALID', `${source}: ${key}: ${schemaErrorMessage(err)}`);
   }
   return { config: merged, source, baseDir, env };
 }
 
+const ENTRY_KEYS: ReadonlySet<string> = new Set(['name', 'path', 'package', 'enabled', 'options']);
+
+/** What is wrong with a plugin entry's shape, in words (ajv's oneOf report would say "must be string"). */
+function pluginEntryProblem(entry: unknown): string | null {
+  if (typeof entry === 'string') return null;
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return 'must be a plugin name or an entry with one of name, path, package';
+  const keys = Object.keys(entry);
+  const unknown = keys.find((k) => !ENTRY_KEYS.has(k));
+  if (unknown !== undefined) return `unknown key '${unknown}' (an entry has one of name, path, package, and optionally enabled, options)`;
+  const sources = keys.filter((k) => k === 'name' || k === 'path' || k === 'package');
+  if (sources.length === 0) return 'must have one of name, path, package';
+  if (sources.length > 1) return `must have only one of name, path, package (has ${sources.join(', ')})`;
+  return null;
+}
+
 function readYaml(absolute: string, shown: string, env: Record<string, string | undefined>): Record<string, unknown> {
-  const doc = parseDocument(readFileSync(absolute, 'utf8'), { prettyErrors: false });
+  // Without prettyErrors the yaml package gives offsets only; the counter turns them into line:col.
+  const lines = new LineCounter();
+  const doc = parseDocument(readFileSync(absolute, 'utf8'), { prettyErrors: false, lineCounter: lines });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
-    const pos = e.linePos?.[0];
+    const pos = lines.linePos(e.pos[0]);
     throw new StartupError('SLUICE_ERR_CONFIG_PARSE', `${shown}${pos ? `:${pos.line}:${pos.col}` : ''}: ${e.message.split('\n')[0]}`);
   }
   const value: unknown = doc.toJS() ?? {};

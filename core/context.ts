@@ -56,7 +56,11 @@ export class RequestContext {
   readonly abort: AbortController;
 
   principal: Principal | null = null;
-  labels: Record<string, string> = {};
+  /**
+   * Attribution labels: the key's labels plus those read from request headers. A header with
+   * a delimiter yields several values for one label (usage by label counts each value).
+   */
+  labels: Record<string, string | string[]> = {};
   /** The body bytes as received (json routes). */
   rawBody: Buffer | null = null;
   /** The parsed JSON body (json routes). */

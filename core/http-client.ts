@@ -4,7 +4,7 @@
 import { Pool, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { UpstreamOptions } from './config.js';
-import { GatewayError, providerFailed, providerTimeout } from './errors.js';
+import { isGatewayError, providerFailed, providerTimeout } from './errors.js';
 
 export interface UpstreamRequest {
   /** Provider name, for error messages. */
@@ -68,7 +68,8 @@ export class UpstreamClient {
 /** A transport failure as the contract's 502/504; an abort stays an AbortError for the caller. */
 export function upstreamError(provider: string, err: unknown, signal?: AbortSignal): unknown {
   if (signal?.aborted) return err;
-  if (err instanceof GatewayError) return err;
+  // By brand, not instanceof: a plugin may carry its own copy of the core (dual package).
+  if (isGatewayError(err)) return err;
   if (err instanceof undiciErrors.HeadersTimeoutError) return providerTimeout(provider, 'no response headers in time', err);
   if (err instanceof undiciErrors.BodyTimeoutError) return providerTimeout(provider, 'no data in time', err);
   if (err instanceof undiciErrors.ConnectTimeoutError) return providerTimeout(provider, 'connect', err);

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
 import { REPO_ROOT } from './config.js';
 import type { LoadedConfig, PluginEntry } from './config.js';
-import { StartupError, jsonPointerToKey } from './config-error.js';
+import { StartupError, jsonPointerToKey, schemaErrorMessage } from './config-error.js';
 import type { PluginDefinition } from './plugin.js';
 
 export interface LoadedPlugin {
@@ -17,7 +17,9 @@ export interface LoadedPlugin {
   where: string;
 }
 
-const ajv = new Ajv({ allErrors: false, useDefaults: true, coerceTypes: false, strict: false });
+// Coercing like the core config does: `${VAR}` expands to a string, so `retry_interval_s: ${RETRY:-30}`
+// must read as the number it spells, in plugin options as in core keys.
+const ajv = new Ajv({ allErrors: false, useDefaults: true, coerceTypes: true, strict: false });
 
 export async function loadPlugins(loaded: LoadedConfig): Promise<LoadedPlugin[]> {
   const result: LoadedPlugin[] = [];
@@ -80,8 +82,7 @@ function validateOptions(source: string, where: string, def: PluginDefinition<un
   if (!validate(value)) {
     const err = validate.errors![0]!;
     const key = jsonPointerToKey(err.instancePath);
-    const extra = err.keyword === 'additionalProperties' ? ` '${String(err.params['additionalProperty'])}'` : '';
-    throw new StartupError('SLUICE_ERR_CONFIG_INVALID', `${source}: ${where}.options${key ? (key.startsWith('[') ? key : '.' + key) : ''}: ${err.message ?? 'invalid'}${extra}`);
+    throw new StartupError('SLUICE_ERR_CONFIG_INVALID', `${source}: ${where}.options${key ? (key.startsWith('[') ? key : '.' + key) : ''}: ${schemaErrorMessage(err)}`);
   }
   return value;
 }

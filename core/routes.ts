@@ -60,11 +60,13 @@ export class RouteTable {
 
   match(method: string, path: string): RouteLookup {
     const byMethod = this.#exact.get(path);
+    let pathMatched = false;
     if (byMethod) {
       const spec = byMethod.get(method) ?? byMethod.get('*');
-      return spec ? { spec, params: NO_PARAMS } : 'method_not_allowed';
+      if (spec) return { spec, params: NO_PARAMS };
+      // A pattern may still serve this method on the same path (`GET /admin/:x` beside an exact `POST /admin/keys`).
+      pathMatched = true;
     }
-    let pathMatched = false;
     const parts = path.split('/').slice(1);
     for (const pattern of this.#patterns) {
       const params = matchSegments(pattern, parts);
@@ -73,6 +75,15 @@ export class RouteTable {
       pathMatched = true;
     }
     return pathMatched ? 'method_not_allowed' : null;
+  }
+
+  /** The methods a path answers, for the `Allow` header a 405 must carry (RFC 9110, 15.5.6). Off the hot path. */
+  allowedMethods(path: string): string[] {
+    const methods = new Set<string>(this.#exact.get(path)?.keys() ?? []);
+    const parts = path.split('/').slice(1);
+    for (const pattern of this.#patterns) if (matchSegments(pattern, parts)) methods.add(pattern.spec.method);
+    methods.delete('*');
+    return [...methods];
   }
 }
 

@@ -50,6 +50,7 @@ export class GatewayServer {
     if (match === null || match === 'method_not_allowed') {
       const ctx = new RequestContext(req, res, FALLBACK_ROUTE, {}, path);
       res.setHeader('x-request-id', ctx.id);
+      if (match !== null) res.setHeader('allow', this.#routes.allowedMethods(path).join(', '));
       this.#reject(ctx, match === null ? routeNotFound(method, path) : methodNotAllowed(method, path));
       return;
     }

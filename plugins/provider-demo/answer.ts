@@ -16,7 +16,8 @@ export interface DemoAnswer {
 
 export function answer(model: string, req: ChatRequest): DemoAnswer {
   const limit = req.max_completion_tokens ?? req.max_tokens ?? null;
-  if (model === 'lorem') return lorem(limit ?? 60);
+  // Without a client limit the default length is the model's own choice: a normal stop.
+  if (model === 'lorem') return { text: lorem(limit ?? 60), finishReason: limit === null ? 'stop' : 'length' };
   let last = '';
   for (let i = req.messages.length - 1; i >= 0; i--) {
     if (req.messages[i]!.role === 'user') {
@@ -28,7 +29,7 @@ export function answer(model: string, req: ChatRequest): DemoAnswer {
   return { text: last, finishReason: 'stop' };
 }
 
-function lorem(tokens: number): DemoAnswer {
+function lorem(tokens: number): string {
   const words: string[] = [];
   let length = 0;
   for (let i = 0; countTokens(words.join(' ')) < tokens; i++) {
@@ -36,12 +37,14 @@ function lorem(tokens: number): DemoAnswer {
     words.push(i === 0 ? 'Lorem' : word);
     length += word.length + 1;
   }
+  // The closing period counts too: max_tokens is a ceiling, never exceeded by one.
   let text = words.join(' ');
-  while (countTokens(text) > tokens && words.length > 1) {
+  while (countTokens(text + '.') > tokens && words.length > 1) {
     words.pop();
     text = words.join(' ');
   }
-  return { text: text + '.', finishReason: 'length' };
+  if (countTokens(text + '.') <= tokens) text += '.';
+  return text;
 }
 
 /** The answer in stream-sized pieces: a word each, with its leading space. */

@@ -2,7 +2,7 @@
 // type, maintained as data. Metadata layers, later wins: catalog entry, what the provider
 // itself says (discovery), the operator's `model_overrides`. A model without a known price
 // says so (`pricing: null`) instead of looking free.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../../core/config.js';
@@ -21,8 +21,7 @@ export class Catalog {
 
   static load(path: string, overrides: Record<string, ModelMetadata>): Catalog {
     const file = isAbsolute(path) ? path : resolve(REPO_ROOT, path);
-    const data = existsSync(file) ? ((parse(readFileSync(file, 'utf8')) ?? {}) as CatalogData) : {};
-    return new Catalog(data, overrides);
+    return new Catalog(existsSync(file) ? readCatalog(file) : {}, overrides);
   }
 
   /** Catalog models of a provider type, as a provider instance with this prefix would list them. */
@@ -46,6 +45,21 @@ export class Catalog {
   unusedOverrides(listed: ReadonlySet<string>): string[] {
     return [...this.#overrides.keys()].filter((id) => !listed.has(id));
   }
+}
+
+const parsed = new Map<string, { mtimeMs: number; data: CatalogData }>();
+
+/**
+ * Parsing the catalog's YAML (hundreds of entries, many aliases) takes 100+ ms; a process that
+ * starts several gateways (tests, embedding) parses an unchanged file once. Entries are only read.
+ */
+function readCatalog(file: string): CatalogData {
+  const { mtimeMs } = statSync(file);
+  const cached = parsed.get(file);
+  if (cached !== undefined && cached.mtimeMs === mtimeMs) return cached.data;
+  const data = (parse(readFileSync(file, 'utf8'), { maxAliasCount: -1 }) ?? {}) as CatalogData;
+  parsed.set(file, { mtimeMs, data });
+  return data;
 }
 
 function definedOnly(metadata: ModelMetadata): ModelMetadata {

@@ -31,6 +31,8 @@ export class ModelTable {
   /** Every discovered model by id, rebuilt after each fetch. */
   #byId = new Map<string, Model>();
   #closed = false;
+  /** Aborts fetches still running at shutdown: the upstream pools wait for them to finish. */
+  readonly #closing = new AbortController();
   /** Listeners told when the table changed (targets are precomputed from it). */
   onChange: (() => void) | null = null;
 
@@ -54,6 +56,7 @@ export class ModelTable {
 
   close(): void {
     this.#closed = true;
+    this.#closing.abort();
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
   }
@@ -80,12 +83,13 @@ export class ModelTable {
     const state = this.#state.get(provider.name)!;
     let next = this.#timing.refresh_interval_s;
     try {
-      const models = await provider.listModels!(AbortSignal.timeout(this.#timing.timeout_ms));
+      const models = await provider.listModels!(AbortSignal.any([this.#closing.signal, AbortSignal.timeout(this.#timing.timeout_ms)]));
       state.discovered = models;
       state.fetchedAt = Date.now();
       if (state.error !== null) this.#logger.info(`model list of '${provider.name}' is available again (${models.length} models)`);
       state.error = null;
     } catch (err) {
+      if (this.#closed) return;
       const message = err instanceof Error ? err.message : String(err);
       if (state.error !== message) this.#logger.warn(`cannot list the models of '${provider.name}': ${message}; listing ${state.discovered === null ? 'its catalog models' : 'the last known models'} meanwhile`);
       state.error = message;

@@ -45,7 +45,8 @@ const message = {
       },
     },
   },
-  if: { properties: { role: { const: 'tool' } } },
+  // `required` inside `if`: without it a message with no role would count as a tool message.
+  if: { required: ['role'], properties: { role: { const: 'tool' } } },
   then: { required: ['tool_call_id'] },
 } as const;
 
@@ -94,7 +95,7 @@ export const chatRequestSchema = {
       type: 'object',
       required: ['type'],
       properties: { type: { enum: ['text', 'json_object', 'json_schema'] } },
-      if: { properties: { type: { const: 'json_schema' } } },
+      if: { required: ['type'], properties: { type: { const: 'json_schema' } } },
       then: { required: ['json_schema'], properties: { json_schema: { type: 'object', required: ['name'] } } },
     },
     reasoning_effort: effort,

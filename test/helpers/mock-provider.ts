@@ -31,9 +31,13 @@ export class MockProvider {
     this.#server = createServer((req, res) => void this.#handle(req, res));
   }
 
-  static async start(): Promise<MockProvider> {
+  /** `port` 0 picks a free one; a fixed port plays a provider that comes back where it was. */
+  static async start(port = 0): Promise<MockProvider> {
     const mock = new MockProvider();
-    await new Promise<void>((resolve) => mock.#server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      mock.#server.once('error', reject);
+      mock.#server.listen(port, '127.0.0.1', resolve);
+    });
     mock.#url = `http://127.0.0.1:${(mock.#server.address() as AddressInfo).port}`;
     return mock;
   }

@@ -4,10 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
-import { loadConfig } from '../../core/config.js';
+import { loadConfig, mergeConfig } from '../../core/config.js';
 import { startGateway } from '../../core/gateway.js';
 import type { RunningGateway } from '../../core/gateway.js';
 import { createLogger } from '../../core/logger.js';
+import type { Logger } from '../../core/logger.js';
 
 export const MASTER_KEY = 'sk-test-master-0123456789';
 
@@ -32,13 +33,23 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Keep the data directory (to restart on it). */
   dataDir?: string;
+  /** The operator's log (default: errors only, to the console); tests that assert on it pass their own. */
+  logger?: Logger;
 }
 
 export async function startTestGateway(options: StartOptions = {}): Promise<TestGateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sluice-test-'));
-  const config = { server: { host: '127.0.0.1', port: 0, shutdown_timeout_ms: 2000 }, data_dir: dataDir, master_key: MASTER_KEY, log: { level: 'error' }, ...(options.config ?? {}) };
-  const loaded = loadConfig({ overrides: config, env: options.env ?? {} });
-  const running = await startGateway(loaded, createLogger('error'));
+  const base = { server: { host: '127.0.0.1', port: 0, shutdown_timeout_ms: 2000 }, data_dir: dataDir, master_key: MASTER_KEY, log: { level: 'error' } };
+  // Merged key by key like an operator's file, so `server: { body_limit_bytes }` keeps 127.0.0.1:0.
+  const config = mergeConfig(base, options.config ?? {}) as Record<string, unknown>;
+  let running: RunningGateway;
+  try {
+    running = await startGateway(loadConfig({ overrides: config, env: options.env ?? {} }), options.logger ?? createLogger('error'));
+  } catch (err) {
+    // Tests of startup errors must not leave data directories behind.
+    if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
   const url = running.url;
   let closed = false;
   return {
