@@ -4,6 +4,7 @@
 // `ContextLocals` (declaration merging), never by adding properties to the context itself.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Cancellation } from './cancellation.js';
 import type { GatewayError } from './errors.js';
 import type { Target } from './provider.js';
 import type { RouteSpec } from './routes.js';
@@ -52,8 +53,8 @@ export class RequestContext {
   readonly route: RouteSpec;
   readonly params: Record<string, string>;
   readonly path: string;
-  /** Aborted when the client goes away or the gateway gives up: upstream calls take its signal. */
-  readonly abort: AbortController;
+  /** Aborted when the client goes away or the gateway gives up: upstream calls take it as their signal. */
+  readonly abort: Cancellation;
 
   principal: Principal | null = null;
   /**
@@ -94,7 +95,7 @@ export class RequestContext {
     this.route = route;
     this.params = params;
     this.path = path;
-    this.abort = new AbortController();
+    this.abort = new Cancellation();
   }
 
   /** Milliseconds since the request started. */

@@ -1,10 +1,21 @@
 // Upstream HTTP: one undici Pool per origin with keep-alive, the three timeouts of the config
-// (connect, first byte, idle between body chunks), and the request's abort signal so a client
-// that goes away cancels the upstream call. Every provider call goes through here.
+// (connect, first byte, idle between body chunks), and cancellation: a client that goes away
+// cancels the upstream call. Every provider call goes through here. It uses undici's dispatch
+// API directly (no Readable, no AbortSignal per request): the gateway's own per-call cost is
+// the budget the benchmark holds it to.
 import { Pool, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Cancellation } from './cancellation.js';
 import type { UpstreamOptions } from './config.js';
 import { isGatewayError, providerFailed, providerTimeout } from './errors.js';
+import type { GatewayError } from './errors.js';
+import { UpstreamBody } from './upstream-body.js';
+
+export { UpstreamBody } from './upstream-body.js';
+
+/** Turns a provider's error status and body into the contract's error (each provider has its format). */
+export type ErrorMapper = (status: number, text: string, retryAfter: number | null) => GatewayError;
 
 export interface UpstreamRequest {
   /** Provider name, for error messages. */
@@ -13,12 +24,22 @@ export interface UpstreamRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
   headers: Record<string, string>;
   body?: string | Buffer | null;
-  signal?: AbortSignal;
+  /** The request's cancellation (ctx.abort), or any AbortSignal (timeouts of background work). */
+  signal?: Cancellation | AbortSignal;
   /** Per-call overrides of the configured timeouts. */
   timeouts?: Partial<UpstreamOptions>;
+  /** When given, an error status (>= 400) rejects with the mapped error instead of resolving. */
+  mapError?: ErrorMapper;
 }
 
-export type UpstreamResponse = Dispatcher.ResponseData;
+export interface UpstreamResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  body: UpstreamBody;
+}
+
+/** Error bodies are read for their message only; more than this is not kept. */
+const ERROR_BODY_LIMIT = 64 * 1024;
 
 export class UpstreamClient {
   readonly #pools = new Map<string, Pool>();
@@ -44,19 +65,31 @@ export class UpstreamClient {
 
   async request(req: UpstreamRequest): Promise<UpstreamResponse> {
     const url = new URL(req.url);
-    try {
-      return await this.pool(url.origin).request({
+    const call = new UpstreamCall(req.provider, req.signal);
+    this.pool(url.origin).dispatch(
+      {
+        origin: url.origin,
         path: url.pathname + url.search,
         method: req.method,
         headers: req.headers,
         body: req.body ?? null,
-        signal: req.signal,
         headersTimeout: req.timeouts?.first_byte_timeout_ms ?? this.#options.first_byte_timeout_ms,
         bodyTimeout: req.timeouts?.idle_timeout_ms ?? this.#options.idle_timeout_ms,
-      });
-    } catch (err) {
-      throw upstreamError(req.provider, err, req.signal);
+      },
+      call,
+    );
+    const res = await call.head;
+    if (req.mapError !== undefined && res.statusCode >= 400) {
+      let text = '';
+      try {
+        const bytes = await res.body.bytes();
+        text = bytes.subarray(0, ERROR_BODY_LIMIT).toString('utf8');
+      } catch {
+        // The status says what happened; a body that breaks off adds nothing.
+      }
+      throw req.mapError(res.statusCode, text, retryAfterSeconds(res.headers['retry-after']));
     }
+    return res;
   }
 
   async close(): Promise<void> {
@@ -65,8 +98,83 @@ export class UpstreamClient {
   }
 }
 
-/** A transport failure as the contract's 502/504; an abort stays an AbortError for the caller. */
-export function upstreamError(provider: string, err: unknown, signal?: AbortSignal): unknown {
+/** One upstream exchange: undici's dispatch handler, the promise of the response head, the body. */
+class UpstreamCall implements Dispatcher.DispatchHandler {
+  readonly head: Promise<UpstreamResponse>;
+  readonly #provider: string;
+  readonly #signal: Cancellation | AbortSignal | undefined;
+  readonly #body: UpstreamBody;
+  #resolve!: (res: UpstreamResponse) => void;
+  #reject!: (err: unknown) => void;
+  #started = false;
+  #controller: Dispatcher.DispatchController | null = null;
+  readonly #onAbort = (): void => {
+    this.#controller?.abort(abortError(this.#signal));
+  };
+
+  constructor(provider: string, signal: Cancellation | AbortSignal | undefined) {
+    this.#provider = provider;
+    this.#signal = signal;
+    this.#body = new UpstreamBody(provider);
+    this.head = new Promise((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    if (signal instanceof Cancellation) signal.onAbort(this.#onAbort);
+    else signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    this.#body.attach(controller);
+    if (this.#signal?.aborted) controller.abort(abortError(this.#signal));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    if (statusCode < 200) return;
+    this.#started = true;
+    this.#resolve({ statusCode, headers, body: this.#body });
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#body.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.#detach();
+    this.#body.finish();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.#detach();
+    const mapped = upstreamError(this.#provider, err, this.#signal);
+    if (this.#started) this.#body.fail(mapped);
+    else this.#reject(mapped);
+  }
+
+  #detach(): void {
+    const signal = this.#signal;
+    if (signal instanceof Cancellation) signal.offAbort(this.#onAbort);
+    else signal?.removeEventListener('abort', this.#onAbort);
+  }
+}
+
+function abortError(signal: Cancellation | AbortSignal | undefined): Error {
+  const reason = signal?.reason;
+  return reason instanceof Error ? reason : new DOMException('The request was aborted', 'AbortError');
+}
+
+/** Retry-After as seconds: a number of seconds, or an HTTP date. */
+export function retryAfterSeconds(header: string | string[] | undefined): number | null {
+  if (typeof header !== 'string' || header === '') return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds : null;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** A transport failure as the contract's 502/504; an abort stays an abort for the caller. */
+export function upstreamError(provider: string, err: unknown, signal?: Cancellation | AbortSignal): unknown {
   if (signal?.aborted) return err;
   // By brand, not instanceof: a plugin may carry its own copy of the core (dual package).
   if (isGatewayError(err)) return err;

@@ -49,7 +49,7 @@ export class Pipeline {
       if (reply === undefined) reply = await this.invoke(ctx, ctx.target);
       await this.#send(ctx, reply);
     } catch (err) {
-      if (ctx.abort.signal.aborted && !ctx.res.headersSent) ctx.status = 499;
+      if (ctx.abort.aborted && !ctx.res.headersSent) ctx.status = 499;
       else sendError(ctx, toGatewayError(err));
       if (ctx.error?.status === 500) this.#logger.error(`request ${ctx.id} failed: ${describe(err)}`);
     } finally {
@@ -82,7 +82,7 @@ export class Pipeline {
       return reply;
     } catch (err) {
       const e = toGatewayError(err);
-      const status = ctx.abort.signal.aborted ? 499 : e.status;
+      const status = ctx.abort.aborted ? 499 : e.status;
       ctx.attempts.push({ provider: target.provider.name, model: target.model, status, error: e.message, duration_ms: performance.now() - started });
       throw err;
     }

@@ -1,55 +1,131 @@
 // Relays one upstream SSE stream to the client: each upstream chunk is parsed once, handed to
 // the provider's translator, framed by the operation's format and written as one write. A
-// write the socket cannot take pauses reading upstream until 'drain' (backpressure); a client
-// that goes away aborts the upstream request through ctx.abort.
-import { once } from 'node:events';
+// write the socket cannot take pauses the upstream until 'drain' (backpressure); a client that
+// goes away cancels the upstream request through ctx.abort.
+//
+// An upstream body from core/http-client.ts is consumed in push mode (no promise per chunk);
+// any other source (an in-process generator such as the demo provider's) is iterated.
 import type { RequestContext } from '../context.js';
 import { toGatewayError } from '../errors.js';
 import { upstreamError } from '../http-client.js';
 import type { StreamReply } from '../reply.js';
 import { sendError, startEventStream } from '../respond.js';
-import type { StreamFormat } from './format.js';
+import type { BodyConsumer } from '../upstream-body.js';
+import { UpstreamBody } from '../upstream-body.js';
+import type { FormatSink, StreamFormat } from './format.js';
 import { SseParser } from './sse-parser.js';
 
-export async function relayStream(ctx: RequestContext, reply: StreamReply, format: StreamFormat): Promise<void> {
-  const sink = format.createSink(ctx);
-  const parser = new SseParser();
-  const translator = reply.translator;
-  try {
-    for await (const chunk of reply.source) {
-      // A source that does not take the signal (an in-process generator) is stopped here: the
-      // client left, or shutdown cut the stream at its deadline.
-      if (ctx.abort.signal.aborted) return;
-      parser.feed(chunk as Buffer | string, translator, sink);
-      const out = sink.take();
-      if (out !== '') await write(ctx, reply, out);
-    }
-    parser.end(translator, sink);
-    translator.onEnd(sink);
-    await write(ctx, reply, sink.take() + sink.trailer());
-    ctx.res.end();
-  } catch (err) {
-    if (ctx.abort.signal.aborted) return;
-    const provider = ctx.target?.provider.name ?? 'unknown';
-    // What the translator emitted before the failing event is the client's: send it first,
-    // so the error event is the last one after everything that came before it.
-    const pending = sink.take();
-    if (pending !== '') {
-      try {
-        await write(ctx, reply, pending);
-      } catch {
-        return;
+export function relayStream(ctx: RequestContext, reply: StreamReply, format: StreamFormat): Promise<void> {
+  const relay = new StreamRelay(ctx, reply, format.createSink(ctx));
+  return reply.source instanceof UpstreamBody ? relay.push(reply.source) : relay.pull(reply.source);
+}
+
+class StreamRelay implements BodyConsumer {
+  readonly #ctx: RequestContext;
+  readonly #reply: StreamReply;
+  readonly #sink: FormatSink;
+  readonly #parser = new SseParser();
+  #body: UpstreamBody | null = null;
+  #done = false;
+  #resolve: (() => void) | null = null;
+  readonly #onDrain = (): void => {
+    this.#body?.resume();
+  };
+
+  constructor(ctx: RequestContext, reply: StreamReply, sink: FormatSink) {
+    this.#ctx = ctx;
+    this.#reply = reply;
+    this.#sink = sink;
+  }
+
+  push(body: UpstreamBody): Promise<void> {
+    return new Promise((resolve) => {
+      this.#resolve = resolve;
+      this.#body = body;
+      body.consume(this);
+    });
+  }
+
+  async pull(source: AsyncIterable<Buffer | string>): Promise<void> {
+    try {
+      for await (const chunk of source) {
+        // An in-process source does not see the cancellation: stop it here.
+        if (this.#ctx.abort.aborted) break;
+        this.#parser.feed(chunk, this.#reply.translator, this.#sink);
+        if (!this.#write(this.#sink.take())) await drained(this.#ctx);
       }
+      if (!this.#ctx.abort.aborted) this.end();
+    } catch (err) {
+      this.error(err);
     }
-    sendError(ctx, toGatewayError(upstreamError(provider, err)));
-  } finally {
-    ctx.responseBody = sink.result();
-    ctx.usage = sink.usageResult();
+    this.#finish();
+  }
+
+  data(chunk: Buffer): boolean {
+    if (this.#done) return true;
+    try {
+      this.#parser.feed(chunk, this.#reply.translator, this.#sink);
+    } catch (err) {
+      this.error(err);
+      return true;
+    }
+    if (this.#write(this.#sink.take())) return true;
+    this.#ctx.res.once('drain', this.#onDrain);
+    return false;
+  }
+
+  end(): void {
+    if (this.#done) return;
+    try {
+      this.#parser.end(this.#reply.translator, this.#sink);
+      this.#reply.translator.onEnd(this.#sink);
+    } catch (err) {
+      this.error(err);
+      return;
+    }
+    this.#write(this.#sink.take() + this.#sink.trailer());
+    this.#ctx.res.end();
+    this.#finish();
+  }
+
+  error(err: unknown): void {
+    if (this.#done) return;
+    const ctx = this.#ctx;
+    if (!ctx.abort.aborted) {
+      // What the translator emitted before the failing event is the client's: it goes first,
+      // and the error event is the last one.
+      const pending = this.#sink.take();
+      if (pending !== '') this.#write(pending);
+      sendError(ctx, toGatewayError(upstreamError(ctx.target?.provider.name ?? 'unknown', err)));
+    }
+    this.#finish();
+  }
+
+  /** Writes framed text (starting the event stream on the first bytes); false when the socket is full. */
+  #write(text: string): boolean {
+    const res = this.#ctx.res;
+    if (!res.headersSent) startEventStream(this.#ctx, this.#reply.headers);
+    return text === '' || res.destroyed || res.write(text);
+  }
+
+  #finish(): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#ctx.responseBody = this.#sink.result();
+    this.#ctx.usage = this.#sink.usageResult();
+    this.#resolve?.();
   }
 }
 
-async function write(ctx: RequestContext, reply: StreamReply, text: string): Promise<void> {
-  const res = ctx.res;
-  if (!res.headersSent) startEventStream(ctx, reply.headers);
-  if (text !== '' && !res.write(text)) await once(res, 'drain', { signal: ctx.abort.signal });
+/** Resolves on the socket's 'drain', or when the request is cancelled (the drain never comes). */
+function drained(ctx: RequestContext): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      ctx.res.off('drain', done);
+      ctx.abort.offAbort(done);
+      resolve();
+    };
+    ctx.res.once('drain', done);
+    ctx.abort.onAbort(done);
+  });
 }

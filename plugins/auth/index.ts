@@ -1,6 +1,6 @@
 // Bearer authentication: the master key (compared in constant time) or an API key found by
 // the hash of its secret in the key store another plugin provides.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { Principal, RequestContext } from '../../core/context.js';
 import { unauthorized } from '../../core/errors.js';
 import { definePlugin } from '../../core/plugin.js';
@@ -21,8 +21,9 @@ const MASTER: Principal = Object.freeze({
   allowedModels: null,
 });
 
+/** One-shot hashing: no Hash object per request (createHash costs several times more). */
 export function sha256(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  return hash('sha256', secret, 'buffer');
 }
 
 /** The token of an `Authorization: Bearer <token>` header, or null. */

@@ -36,11 +36,10 @@ function requestOptions(ep: AnthropicEndpoint, ceiling: unknown): AnthropicReque
 export function chatHandler(upstream: UpstreamClient, ep: AnthropicEndpoint): OperationHandler {
   return async (ctx, target) => {
     const request = toAnthropicRequest(ctx.body as ChatRequest, target.model, requestOptions(ep, target.metadata?.max_output_tokens));
-    const signal = ctx.abort.signal;
-    const res = await callAnthropic(upstream, ep, 'POST', ep.messagesUrl, JSON.stringify(request), signal);
+    const res = await callAnthropic(upstream, ep, 'POST', ep.messagesUrl, JSON.stringify(request), ctx.abort);
     const created = Math.floor(Date.now() / 1000);
     if (ctx.stream) return streamReply(res.body, new AnthropicChatStream({ created, provider: ep.name }));
-    const message = await readJson(ep.name, res, signal, MESSAGE);
+    const message = await readJson(res, MESSAGE);
     const model = typeof message.model === 'string' && message.model !== '' ? message.model : target.model;
     const { completion, usage } = fromAnthropicMessage(message, model, created);
     return jsonReply(completion, usage);

@@ -54,7 +54,7 @@ export function listModels(upstream: UpstreamClient, ep: AnthropicEndpoint) {
     for (let page = 0; page < MAX_PAGES; page++) {
       const query = after === null ? `?limit=${PAGE_SIZE}` : `?limit=${PAGE_SIZE}&after_id=${encodeURIComponent(after)}`;
       const res = await callAnthropic(upstream, ep, 'GET', ep.modelsUrl + query, null, signal);
-      const list = await readJson(ep.name, res, signal, PAGE);
+      const list = await readJson(res, PAGE);
       infos.push(...list.data);
       if (list.has_more !== true) return fromAnthropicModels(ep.name, infos);
       if (typeof list.last_id !== 'string' || list.last_id === after) {

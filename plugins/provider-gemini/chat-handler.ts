@@ -16,12 +16,12 @@ export function chatHandler(upstream: UpstreamClient, ep: GeminiEndpoint): Opera
   return async (ctx, target) => {
     const payload = JSON.stringify(toGeminiRequest(ctx.body as ChatRequest, target.model));
     const url = ctx.stream ? `${modelMethodUrl(ep, target, 'streamGenerateContent')}?alt=sse` : modelMethodUrl(ep, target, 'generateContent');
-    const res = await callGemini(upstream, ep, url, payload, ctx.abort.signal);
+    const res = await callGemini(upstream, ep, url, payload, ctx.abort);
     const created = Math.floor(Date.now() / 1000);
     // Gemini reports usage on every stream event, so nothing extra is asked for: the stream's
     // usage chunk is always built and the relay shows it only to clients that asked.
     if (ctx.stream) return streamReply(res.body, new GeminiChatStream({ modelId: target.id, created, provider: ep.name }));
-    const answer = await readGeminiJson<GeminiGenerateResponse>(ep.name, res, ctx.abort.signal);
+    const answer = await readGeminiJson<GeminiGenerateResponse>(res);
     // Gemini's responseId, as the stream uses it, so a call can be found in Google's records.
     const { completion, usage } = fromGeminiResponse(answer, target.id, answer.responseId ?? `chatcmpl-${ctx.id}`, created);
     return jsonReply(completion, usage);

@@ -20,8 +20,8 @@ export function embeddingsHandler(upstream: UpstreamClient, ep: GeminiEndpoint):
     const url = modelMethodUrl(ep, target, 'batchEmbedContents');
     const vectors: GeminiContentEmbedding[] = [];
     for (const batch of splitBatches(request)) {
-      const res = await callGemini(upstream, ep, url, JSON.stringify(batch), ctx.abort.signal);
-      const got = embeddingsOf(await readGeminiJson<GeminiEmbedResponse>(ep.name, res, ctx.abort.signal));
+      const res = await callGemini(upstream, ep, url, JSON.stringify(batch), ctx.abort);
+      const got = embeddingsOf(await readGeminiJson<GeminiEmbedResponse>(res));
       // A short answer would shift every later vector onto the wrong input.
       if (got.length !== batch.requests.length) {
         throw providerFailed(ep.name, `provider '${ep.name}' answered ${got.length} embeddings for ${batch.requests.length} inputs`);

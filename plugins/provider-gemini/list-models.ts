@@ -17,7 +17,7 @@ export function listModels(upstream: UpstreamClient, ep: GeminiEndpoint): (signa
     let pageToken: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const res = await callGemini(upstream, ep, modelListUrl(ep, PAGE_SIZE, pageToken), null, signal);
-      const list = await readGeminiJson<GeminiModelList>(ep.name, res, signal);
+      const list = await readGeminiJson<GeminiModelList>(res);
       models.push(...fromGeminiModelList(list, ep.name));
       // A token handed out twice would loop until the bound: it ends the listing instead.
       if (list.nextPageToken === undefined || list.nextPageToken === '' || list.nextPageToken === pageToken) break;

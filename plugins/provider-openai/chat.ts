@@ -19,7 +19,7 @@ export function chatHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): Opera
     const payload = serializeWith(body, fields);
     const res = await postJson(upstream, ep, ctx, ep.url('/chat/completions', target.model), payload);
     if (ctx.stream) return streamReply(res.body, new ChatPassthroughStream(ep.name, ep.usageFromChat));
-    const { raw, value } = await readJson<ChatCompletion>(ep.name, res, ctx.abort.signal);
+    const { raw, value } = await readJson<ChatCompletion>(res);
     return jsonReply(value, value.usage ? ep.usageFromChat(value.usage) : null, raw, res.statusCode);
   };
 }

@@ -22,7 +22,7 @@ export function embeddingsHandler(upstream: UpstreamClient, ep: OpenAIEndpoint):
   return async (ctx, target) => {
     const payload = serializeWith(ctx.body!, { model: target.model });
     const res = await postJson(upstream, ep, ctx, ep.url('/embeddings', target.model), payload);
-    const { raw, value } = await readJson<EmbeddingsResponse>(ep.name, res, ctx.abort.signal);
+    const { raw, value } = await readJson<EmbeddingsResponse>(res);
     return jsonReply(value, embeddingsUsage(value.usage), raw, res.statusCode);
   };
 }

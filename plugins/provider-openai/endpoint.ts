@@ -1,5 +1,6 @@
 // One OpenAI-style upstream: where it is, how it authenticates, and the few ways
 // OpenAI-compatible servers differ. Every operation handler works from this description.
+import type { ErrorMapper } from '../../core/http-client.js';
 import type { ChatUsage } from '../../core/types/chat.js';
 import type { ResponsesUsage } from '../../core/types/responses.js';
 import type { Usage } from '../../core/types/usage.js';
@@ -14,6 +15,8 @@ export interface OpenAIEndpoint {
   headers: Record<string, string>;
   /** The credential headers alone (also in `headers`): passthrough sends them in place of the client's. */
   authHeaders: Record<string, string>;
+  /** The provider's error statuses and bodies as the contract's errors. */
+  mapError: ErrorMapper;
   /** The URL of an operation (`/chat/completions`) for a model (Azure puts deployments in the path). */
   url(path: string, model: string): string;
   /** Chat usage to neutral usage (DeepSeek and OpenRouter add fields of their own). */

@@ -2,7 +2,6 @@
 import type { UpstreamClient } from '../../core/http-client.js';
 import type { Model } from '../../core/types/models.js';
 import type { OpenAIEndpoint } from './endpoint.js';
-import { errorFromResponse, readJson } from './upstream-call.js';
 
 interface OpenAIModelList {
   data?: Array<{ id?: unknown; created?: unknown; owned_by?: unknown }>;
@@ -25,8 +24,7 @@ export function fromOpenAIModelList(prefix: string, list: OpenAIModelList): Mode
 
 export function listModels(upstream: UpstreamClient, ep: OpenAIEndpoint) {
   return async (signal: AbortSignal): Promise<Model[]> => {
-    const res = await upstream.request({ provider: ep.name, url: ep.url('/models', ''), method: 'GET', headers: ep.headers, signal });
-    if (res.statusCode >= 400) throw await errorFromResponse(ep.name, res);
-    return fromOpenAIModelList(ep.name, (await readJson<OpenAIModelList>(ep.name, res, signal)).value);
+    const res = await upstream.request({ provider: ep.name, url: ep.url('/models', ''), method: 'GET', headers: ep.headers, signal, mapError: ep.mapError });
+    return fromOpenAIModelList(ep.name, await res.body.json<OpenAIModelList>());
   };
 }

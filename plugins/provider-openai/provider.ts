@@ -3,6 +3,7 @@ import type { UpstreamClient } from '../../core/http-client.js';
 import type { OperationHandler, Provider } from '../../core/provider.js';
 import { usageFromChat, usageFromResponses } from '../../core/usage-mapping.js';
 import { chatHandler } from './chat.js';
+import { fromOpenAIError } from './errors.js';
 import { embeddingsHandler } from './embeddings.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 import { listModels } from './models.js';
@@ -40,6 +41,7 @@ export function openAIEndpoint(o: OpenAIProviderOptions): OpenAIEndpoint {
     headers,
     authHeaders,
     url: o.url ?? ((path) => baseUrl + path),
+    mapError: (status, text, retryAfter) => fromOpenAIError(o.name, status, text, retryAfter),
     usageFromChat: o.usageFromChat ?? usageFromChat,
     usageFromResponses: o.usageFromResponses ?? usageFromResponses,
     reasoningEfforts: o.reasoningEfforts ?? OPENAI_REASONING_EFFORTS,

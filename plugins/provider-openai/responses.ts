@@ -22,7 +22,7 @@ export function responsesHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): 
   return async (ctx, target) => {
     const res = await postJson(upstream, ep, ctx, ep.url('/responses', target.model), responsesPayload(ep, ctx.body!, target, null));
     if (ctx.stream) return streamReply(res.body, new ResponsesPassthroughStream(ep.name, ep.usageFromResponses));
-    const { raw, value } = await readJson<ResponseObject>(ep.name, res, ctx.abort.signal);
+    const { raw, value } = await readJson<ResponseObject>(res);
     return jsonReply(value, value.usage ? ep.usageFromResponses(value.usage) : null, raw, res.statusCode);
   };
 }
@@ -30,7 +30,7 @@ export function responsesHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): 
 export function compactHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {
   return async (ctx, target) => {
     const res = await postJson(upstream, ep, ctx, ep.url('/responses/compact', target.model), responsesPayload(ep, ctx.body!, target, 'provider'));
-    const { raw, value } = await readJson<CompactResponse>(ep.name, res, ctx.abort.signal);
+    const { raw, value } = await readJson<CompactResponse>(res);
     return jsonReply(value, value.usage ? ep.usageFromResponses(value.usage) : null, raw, res.statusCode);
   };
 }

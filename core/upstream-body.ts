@@ -1,0 +1,143 @@
+// The body of an upstream response as it arrives from undici's dispatch handler: buffered for
+// JSON answers, or consumed chunk by chunk for streams with flow control (the upstream socket
+// is paused while the consumer cannot keep up). No Readable stream in between: this is the
+// hot path of every call.
+import type { Dispatcher } from 'undici';
+import { providerFailed } from './errors.js';
+
+export interface BodyConsumer {
+  /** One chunk; return false to pause the upstream until `resume()` is called. */
+  data(chunk: Buffer): boolean;
+  end(): void;
+  error(err: unknown): void;
+}
+
+/** Pause the socket once this much is buffered and not yet consumed. */
+const HIGH_WATER = 256 * 1024;
+
+export class UpstreamBody implements AsyncIterable<Buffer> {
+  readonly provider: string;
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #done = false;
+  #error: unknown = null;
+  #wake: (() => void) | null = null;
+  #consumer: BodyConsumer | null = null;
+  #controller: Dispatcher.DispatchController | null = null;
+
+  constructor(provider: string) {
+    this.provider = provider;
+  }
+
+  /** @internal undici's side. */
+  attach(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+  }
+
+  /** @internal */
+  push(chunk: Buffer): void {
+    const consumer = this.#consumer;
+    if (consumer !== null) {
+      if (!consumer.data(chunk)) this.#controller?.pause();
+      return;
+    }
+    this.#chunks.push(chunk);
+    this.#size += chunk.length;
+    if (this.#size > HIGH_WATER) this.#controller?.pause();
+    this.#signal();
+  }
+
+  /** @internal */
+  finish(): void {
+    this.#done = true;
+    if (this.#consumer !== null) this.#consumer.end();
+    else this.#signal();
+  }
+
+  /** @internal */
+  fail(err: unknown): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#error = err;
+    if (this.#consumer !== null) this.#consumer.error(err);
+    else this.#signal();
+  }
+
+  /** Resume a paused upstream (after the consumer drained). */
+  resume(): void {
+    this.#controller?.resume();
+  }
+
+  /** Push mode: chunks go straight to `consumer`, without a promise per chunk. */
+  consume(consumer: BodyConsumer): void {
+    this.#consumer = consumer;
+    const buffered = this.#chunks;
+    this.#chunks = [];
+    this.#size = 0;
+    for (const chunk of buffered) if (!consumer.data(chunk)) this.#controller?.pause();
+    if (this.#error !== null) consumer.error(this.#error);
+    else if (this.#done) consumer.end();
+  }
+
+  /** The whole body. */
+  async bytes(): Promise<Buffer> {
+    while (!this.#done) await this.#next();
+    if (this.#error !== null) throw this.#error;
+    const chunks = this.#chunks;
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size);
+  }
+
+  async text(): Promise<string> {
+    return (await this.bytes()).toString('utf8');
+  }
+
+  /** The body parsed as a JSON object; anything else is the provider's failure (502). */
+  async json<T extends object>(): Promise<T> {
+    return parseProviderJson<T>(this.provider, await this.bytes());
+  }
+
+  /** Discard the rest without keeping it (an error body we do not need). */
+  dump(): void {
+    this.consume({ data: () => true, end: () => {}, error: () => {} });
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Buffer> {
+    for (;;) {
+      if (this.#chunks.length > 0) {
+        const chunk = this.#chunks.shift()!;
+        this.#size -= chunk.length;
+        if (this.#controller?.paused && this.#size < HIGH_WATER / 2) this.#controller.resume();
+        yield chunk;
+        continue;
+      }
+      if (this.#error !== null) throw this.#error;
+      if (this.#done) return;
+      await this.#next();
+    }
+  }
+
+  #next(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#wake = resolve;
+    });
+  }
+
+  #signal(): void {
+    const wake = this.#wake;
+    if (wake !== null) {
+      this.#wake = null;
+      wake();
+    }
+  }
+}
+
+export function parseProviderJson<T extends object>(provider: string, bytes: Buffer): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    throw providerFailed(provider, `provider '${provider}' answered with a body that is not JSON`, err);
+  }
+  if (typeof value !== 'object' || value === null) throw providerFailed(provider, `provider '${provider}' answered with JSON that is not an object`);
+  return value as T;
+}
