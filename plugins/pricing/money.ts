@@ -43,9 +43,19 @@ export function parseDecimal(value: number | string): Decimal {
 }
 
 /** A price: a non-negative decimal. */
+/**
+ * Rates are a few hundred distinct numbers from the catalog, parsed on every call: each is
+ * parsed once and remembered (Decimals are never mutated, so sharing them is safe).
+ */
+const RATE_CACHE = new Map<number | string, Decimal>();
+const RATE_CACHE_LIMIT = 4096;
+
 export function parseRate(value: number | string): Decimal {
+  const cached = RATE_CACHE.get(value);
+  if (cached !== undefined) return cached;
   const rate = parseDecimal(value);
   if (rate.coef < 0n) throw new RangeError(`negative rate: ${String(value)}`);
+  if (RATE_CACHE.size < RATE_CACHE_LIMIT) RATE_CACHE.set(value, rate);
   return rate;
 }
 
@@ -107,6 +117,8 @@ function normalize(coef: bigint, scale: number): Decimal {
   return { coef, scale };
 }
 
+const POW10: bigint[] = Array.from({ length: 64 }, (_, i) => 10n ** BigInt(i));
+
 function pow10(n: number): bigint {
-  return 10n ** BigInt(n);
+  return POW10[n] ?? 10n ** BigInt(n);
 }
