@@ -1,0 +1,249 @@
+// One audit entry per model request. The log stage only captures references (`toEntry`: a
+// few dozen property reads, no copies, no serialisation); the writer turns captures into
+// stored entries (`materialize`: redaction, body text, JSON) at flush time, off the request
+// path. Context objects are not reused, so holding their parts until then is safe.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Attempt, CostResult, Principal, RequestContext } from '../../core/context.js';
+import type { GatewayError } from '../../core/errors.js';
+import type { Target } from '../../core/provider.js';
+import type { Usage } from '../../core/types/usage.js';
+import { parseDecimal, toPicos } from '../pricing/money.js';
+import { requestBodyText, responseBodyText } from './body-text.js';
+import { redactHeaders } from './redact.js';
+
+export interface AuditError {
+  type: string;
+  code: string | null;
+  message: string;
+  status: number;
+  provider: string | null;
+}
+
+/** What a page of GET /admin/audit lists: everything but headers, bodies and the breakdowns. */
+export interface AuditSummary {
+  id: string;
+  /** Start of the request, ISO 8601 (UTC). */
+  time: string;
+  /** The same moment in ms since the epoch. */
+  ts: number;
+  duration_ms: number | null;
+  ttfb_ms: number | null;
+  method: string;
+  route: string;
+  operation: string | null;
+  /** The model id the client asked for. */
+  model: string | null;
+  /** The model id it resolved to (a virtual model's id stays as is). */
+  resolved_model: string | null;
+  /** The model name the provider was sent. */
+  provider_model: string | null;
+  provider: string | null;
+  status: number;
+  stream: boolean;
+  key_id: string | null;
+  key_name: string | null;
+  /** The key's labels plus header labels; a delimited header gives one label several values. */
+  labels: Record<string, string | string[]>;
+  client_ip: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  /** Exact decimal USD; null when the price is unknown or nothing was called. */
+  cost_usd: string | null;
+  /** The same in picodollars (1e-12 USD); a JSON integer, exact up to ~$9,007 per call. */
+  cost_pico: number | null;
+  cost_source: string | null;
+  cache_hit: boolean;
+  error: AuditError | null;
+}
+
+/** The full entry (GET /admin/audit/{id}); bodies are stored as text. */
+export interface AuditEntry extends AuditSummary {
+  request_headers: Record<string, string | string[]>;
+  request_body: string | null;
+  request_body_truncated: boolean;
+  response_body: string | null;
+  response_body_truncated: boolean;
+  usage: Usage | null;
+  cost: CostResult | null;
+  attempts: Attempt[];
+}
+
+/** What the log stage keeps of a request until the writer materializes it. */
+export interface CapturedEntry {
+  id: string;
+  ts: number;
+  durationMs: number | null;
+  firstByteMs: number | null;
+  method: string;
+  path: string;
+  operation: string | null;
+  model: string | null;
+  target: Target | null;
+  status: number;
+  stream: boolean;
+  principal: Principal | null;
+  labels: Record<string, string | string[]>;
+  clientIp: string | null;
+  headers: IncomingHttpHeaders;
+  rawBody: Buffer | null;
+  responseBody: unknown;
+  usage: Usage | null;
+  cost: CostResult | null;
+  attempts: Attempt[];
+  cacheHit: boolean;
+  error: GatewayError | null;
+}
+
+export interface CaptureOptions {
+  trustProxy: boolean;
+}
+
+export function toEntry(ctx: RequestContext, options: CaptureOptions): CapturedEntry {
+  const req = ctx.req;
+  return {
+    id: ctx.id,
+    ts: ctx.startedAt,
+    durationMs: ctx.durationMs,
+    firstByteMs: ctx.firstByteMs,
+    method: req.method ?? '',
+    path: ctx.path,
+    operation: ctx.route.operation,
+    model: ctx.model,
+    target: ctx.target,
+    status: ctx.status,
+    stream: ctx.stream,
+    principal: ctx.principal,
+    labels: ctx.labels,
+    // Read now: once the socket is gone node may no longer know the peer.
+    clientIp: clientIp(req.headers, req.socket.remoteAddress, options.trustProxy),
+    headers: req.headers,
+    rawBody: ctx.rawBody,
+    responseBody: ctx.responseBody,
+    usage: ctx.usage,
+    cost: ctx.cost,
+    attempts: ctx.attempts,
+    cacheHit: ctx.cacheHit,
+    error: ctx.error,
+  };
+}
+
+function clientIp(headers: IncomingHttpHeaders, socketAddress: string | undefined, trustProxy: boolean): string | null {
+  if (trustProxy) {
+    const forwarded = headers['x-forwarded-for'];
+    if (typeof forwarded === 'string' && forwarded !== '') {
+      // The left-most address is the original client; the others are proxies on the way.
+      const comma = forwarded.indexOf(',');
+      const first = (comma === -1 ? forwarded : forwarded.slice(0, comma)).trim();
+      if (first !== '') return first;
+    }
+  }
+  return socketAddress ?? null;
+}
+
+export interface MaterializeOptions {
+  /** Body cap in bytes; null keeps whole bodies. */
+  maxBodyBytes: number | null;
+}
+
+export function materialize(c: CapturedEntry, options: MaterializeOptions): AuditEntry {
+  const request = requestBodyText(c.rawBody, options.maxBodyBytes);
+  // An error answered before any body existed: what the client got is the envelope.
+  const body = c.responseBody ?? (c.error !== null && c.status === c.error.status ? c.error.toEnvelope() : null);
+  const response = responseBodyText(body, options.maxBodyBytes);
+  const usage = c.usage;
+  const cost = c.cost;
+  const pico = costPicos(cost);
+  const target = c.target;
+  const error = c.error;
+  return {
+    id: c.id,
+    time: new Date(c.ts).toISOString(),
+    ts: c.ts,
+    duration_ms: c.durationMs === null ? null : round3(c.durationMs),
+    ttfb_ms: c.firstByteMs === null ? null : round3(c.firstByteMs),
+    method: c.method,
+    route: c.path,
+    operation: c.operation,
+    model: c.model,
+    resolved_model: target?.id ?? null,
+    provider_model: target?.model ?? null,
+    provider: target?.provider.name ?? null,
+    status: c.status,
+    stream: c.stream,
+    key_id: c.principal?.id ?? null,
+    key_name: c.principal?.name ?? null,
+    labels: c.labels,
+    client_ip: c.clientIp,
+    input_tokens: int(usage?.input_tokens),
+    output_tokens: int(usage?.output_tokens),
+    total_tokens: int(usage?.total_tokens),
+    cost_usd: pico === null ? null : (cost?.total_usd ?? null),
+    cost_pico: pico === null ? null : Number(pico),
+    cost_source: cost?.source ?? null,
+    cache_hit: c.cacheHit,
+    error: error === null ? null : { type: error.type, code: error.code, message: error.message, status: error.status, provider: error.provider },
+    request_headers: redactHeaders(c.headers),
+    request_body: request.text,
+    request_body_truncated: request.truncated,
+    response_body: response.text,
+    response_body_truncated: response.truncated,
+    usage,
+    cost,
+    attempts: c.attempts,
+  };
+}
+
+/** The exact cost in picodollars, or null when unknown. */
+export function costPicos(cost: CostResult | null): bigint | null {
+  if (cost === null || cost.total_usd === null) return null;
+  const pico = cost['pico_usd'];
+  if (typeof pico === 'string' && /^-?\d+$/.test(pico)) return BigInt(pico);
+  // A CostResult from elsewhere than the pricing plugin may carry the decimal total only.
+  return toPicos(parseDecimal(cost.total_usd));
+}
+
+/** A call that reached a provider and has no known price: the usage rows count these. */
+export function isUnpriced(entry: Pick<AuditSummary, 'cost_pico' | 'provider'>): boolean {
+  return entry.cost_pico === null && entry.provider !== null;
+}
+
+export function summaryOf(e: AuditSummary): AuditSummary {
+  return {
+    id: e.id,
+    time: e.time,
+    ts: e.ts,
+    duration_ms: e.duration_ms,
+    ttfb_ms: e.ttfb_ms,
+    method: e.method,
+    route: e.route,
+    operation: e.operation,
+    model: e.model,
+    resolved_model: e.resolved_model,
+    provider_model: e.provider_model,
+    provider: e.provider,
+    status: e.status,
+    stream: e.stream,
+    key_id: e.key_id,
+    key_name: e.key_name,
+    labels: e.labels,
+    client_ip: e.client_ip,
+    input_tokens: e.input_tokens,
+    output_tokens: e.output_tokens,
+    total_tokens: e.total_tokens,
+    cost_usd: e.cost_usd,
+    cost_pico: e.cost_pico,
+    cost_source: e.cost_source,
+    cache_hit: e.cache_hit,
+    error: e.error,
+  };
+}
+
+function int(n: number | undefined): number {
+  return n !== undefined && Number.isFinite(n) ? Math.round(n) : 0;
+}
+
+// Sub-microsecond digits of performance.now() differences are noise.
+function round3(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

@@ -1,0 +1,35 @@
+// The audit writer's Prometheus metrics, on prom-client's default registry (what the metrics
+// plugin serves). Created once per process: a second gateway in the same process (tests)
+// shares them instead of failing on a duplicate name.
+import { Counter, Gauge, register } from 'prom-client';
+
+/** Anything with a queue the gauge should report. */
+export interface QueueSource {
+  readonly queueLength: number;
+}
+
+const sources = new Set<QueueSource>();
+
+function counter(name: string, help: string): Counter {
+  return (register.getSingleMetric(name) as Counter | undefined) ?? new Counter({ name, help });
+}
+
+export const spilledTotal = counter('sluice_audit_spilled_total', 'Audit entries written to the spill file because the in-memory queue was full or the store failed.');
+
+// Read at scrape time rather than set per request: the request path stays free of it.
+if (register.getSingleMetric('sluice_audit_queue_length') === undefined) {
+  new Gauge({
+    name: 'sluice_audit_queue_length',
+    help: 'Audit entries in memory waiting to be written to the store.',
+    collect() {
+      let n = 0;
+      for (const s of sources) n += s.queueLength;
+      this.set(n);
+    },
+  });
+}
+
+export function trackQueue(source: QueueSource): () => void {
+  sources.add(source);
+  return () => sources.delete(source);
+}

@@ -1,0 +1,113 @@
+// The operator endpoints: GET /admin/audit (pages of summaries), GET /admin/audit/{id} (one
+// full entry) and GET /admin/usage (exact totals). Admin access only; the core answers 401/403.
+import type { RequestContext } from '../../core/context.js';
+import { badRequest, GatewayError } from '../../core/errors.js';
+import type { Gateway } from '../../core/plugin.js';
+import { sendJson } from '../../core/respond.js';
+import { formatUsd } from '../pricing/money.js';
+import type { AuditEntry } from './entry.js';
+import { parseAuditQuery, parseUsageQuery } from './params.js';
+import type { AuditStore } from './store.js';
+
+/** An entry as GET /admin/audit/{id} shows it: JSON bodies parsed back into JSON. */
+export interface AuditEntryView extends Omit<AuditEntry, 'request_body' | 'response_body'> {
+  request_body: unknown;
+  response_body: unknown;
+}
+
+export interface AuditRoutesOptions {
+  store: AuditStore;
+  /** Runs before every read, so an operator sees the requests that just finished. */
+  beforeRead: () => Promise<unknown>;
+}
+
+export function registerAuditRoutes(gw: Gateway, options: AuditRoutesOptions): void {
+  const { store, beforeRead } = options;
+
+  gw.addRoute({
+    method: 'GET',
+    path: '/admin/audit',
+    access: 'admin',
+    handler: async (ctx) => {
+      const query = parseAuditQuery(searchParams(ctx));
+      await beforeRead();
+      const page = await store.query(query.filter, query.cursor, query.limit);
+      sendJson(ctx, 200, { object: 'list', data: page.data, next_cursor: page.next_cursor });
+    },
+  });
+
+  gw.addRoute({
+    method: 'GET',
+    path: '/admin/audit/:id',
+    access: 'admin',
+    handler: async (ctx) => {
+      const id = decodeParam(ctx.params['id']!);
+      await beforeRead();
+      const entry = await store.get(id);
+      if (entry === null) {
+        throw new GatewayError({ status: 404, type: 'not_found_error', code: 'audit_entry_not_found', message: `no audit entry with id '${id}' (unknown, or purged by retention)`, param: 'id' });
+      }
+      sendJson(ctx, 200, toView(entry));
+    },
+  });
+
+  gw.addRoute({
+    method: 'GET',
+    path: '/admin/usage',
+    access: 'admin',
+    handler: async (ctx) => {
+      const query = parseUsageQuery(searchParams(ctx));
+      await beforeRead();
+      const rows = await store.usage(query.groupBy, query.from, query.to);
+      sendJson(ctx, 200, {
+        object: 'list',
+        group_by: query.groupBy,
+        from: new Date(query.from).toISOString(),
+        to: new Date(query.to).toISOString(),
+        data: rows.map((r) => ({
+          value: r.value,
+          requests: r.requests,
+          input_tokens: r.input_tokens,
+          output_tokens: r.output_tokens,
+          total_tokens: r.total_tokens,
+          cost_usd: formatUsd(r.cost_pico),
+          unpriced_requests: r.unpriced_requests,
+        })),
+      });
+    },
+  });
+}
+
+export function toView(entry: AuditEntry): AuditEntryView {
+  return {
+    ...entry,
+    request_body: entry.request_body_truncated ? entry.request_body : parseJsonText(entry.request_body),
+    response_body: entry.response_body_truncated ? entry.response_body : parseJsonText(entry.response_body),
+  };
+}
+
+/** JSON objects and arrays come back as JSON; any other text stays text. */
+function parseJsonText(text: string | null): unknown {
+  if (text === null) return null;
+  const first = text.trimStart()[0];
+  if (first !== '{' && first !== '[') return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function searchParams(ctx: RequestContext): URLSearchParams {
+  const url = ctx.req.url ?? '';
+  const mark = url.indexOf('?');
+  return new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1));
+}
+
+function decodeParam(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw badRequest('malformed audit entry id in the path', 'id');
+  }
+}
