@@ -108,7 +108,8 @@ export class Pipeline {
     }
     if (reply.headers) for (const name in reply.headers) res.setHeader(name, reply.headers[name]!);
     if (reply.kind === 'json') {
-      ctx.responseBody = reply.body;
+      // The raw bytes stand for a body nobody parsed: the audit log stores them as text.
+      ctx.responseBody = reply.body !== undefined ? reply.body : reply.raw;
       ctx.usage = reply.usage;
       sendJson(ctx, reply.status, reply.body, reply.raw);
       return;

@@ -6,7 +6,10 @@ import type { Usage } from './types/usage.js';
 export interface JsonReply {
   readonly kind: 'json';
   status: number;
-  /** The parsed body (for the audit log, the cache, and serialisation when `raw` is absent). */
+  /**
+   * The parsed body, or undefined when only `raw` is known: a body forwarded untouched is not
+   * parsed on the request path (replyBody() parses it for whoever needs the object).
+   */
   body: unknown;
   /** The exact bytes to send, when the body is forwarded untouched. */
   raw: Buffer | string | null;
@@ -35,6 +38,12 @@ export interface HandledReply {
 export type Reply = JsonReply | StreamReply | HandledReply;
 
 export const HANDLED: HandledReply = Object.freeze({ kind: 'handled', headers: null });
+
+/** The reply's body as an object, parsed from `raw` on first use. */
+export function replyBody(reply: JsonReply): unknown {
+  if (reply.body === undefined && reply.raw !== null) reply.body = JSON.parse(reply.raw.toString());
+  return reply.body;
+}
 
 export function jsonReply(body: unknown, usage: Usage | null = null, raw: Buffer | string | null = null, status = 200): JsonReply {
   return { kind: 'json', status, body, raw, usage, headers: null };

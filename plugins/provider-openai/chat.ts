@@ -4,11 +4,11 @@ import type { UpstreamClient } from '../../core/http-client.js';
 import type { OperationHandler } from '../../core/provider.js';
 import { jsonReply, streamReply } from '../../core/reply.js';
 import { ChatPassthroughStream } from '../../core/stream/passthrough.js';
-import type { ChatCompletion } from '../../core/types/chat.js';
+import type { ChatUsage } from '../../core/types/chat.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 import { upstreamEffort } from './reasoning.js';
 import { serializeWith, streamOptionsWithUsage } from './request-body.js';
-import { postJson, readJson } from './upstream-call.js';
+import { postJson, readRaw, usageMember } from './upstream-call.js';
 
 export function chatHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {
   return async (ctx, target) => {
@@ -19,7 +19,8 @@ export function chatHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): Opera
     const payload = serializeWith(body, fields);
     const res = await postJson(upstream, ep, ctx, ep.url('/chat/completions', target.model), payload);
     if (ctx.stream) return streamReply(res.body, new ChatPassthroughStream(ep.name, ep.usageFromChat));
-    const { raw, value } = await readJson<ChatCompletion>(res);
-    return jsonReply(value, value.usage ? ep.usageFromChat(value.usage) : null, raw, res.statusCode);
+    const raw = await readRaw(res);
+    const usage = usageMember<ChatUsage>(ep.name, raw);
+    return jsonReply(undefined, usage ? ep.usageFromChat(usage) : null, raw, res.statusCode);
   };
 }

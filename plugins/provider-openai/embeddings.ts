@@ -7,7 +7,7 @@ import { emptyUsage } from '../../core/types/usage.js';
 import type { Usage } from '../../core/types/usage.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 import { serializeWith } from './request-body.js';
-import { postJson, readJson } from './upstream-call.js';
+import { postJson, readRaw, usageMember } from './upstream-call.js';
 
 export function embeddingsUsage(u: EmbeddingsResponse['usage'] | undefined): Usage | null {
   if (!u) return null;
@@ -22,7 +22,7 @@ export function embeddingsHandler(upstream: UpstreamClient, ep: OpenAIEndpoint):
   return async (ctx, target) => {
     const payload = serializeWith(ctx.body!, { model: target.model });
     const res = await postJson(upstream, ep, ctx, ep.url('/embeddings', target.model), payload);
-    const { raw, value } = await readJson<EmbeddingsResponse>(res);
-    return jsonReply(value, embeddingsUsage(value.usage), raw, res.statusCode);
+    const raw = await readRaw(res);
+    return jsonReply(undefined, embeddingsUsage(usageMember<EmbeddingsResponse['usage']>(ep.name, raw) ?? undefined), raw, res.statusCode);
   };
 }

@@ -2,12 +2,13 @@
 import type { UpstreamClient } from '../../core/http-client.js';
 import type { OperationHandler, Target } from '../../core/provider.js';
 import { jsonReply, streamReply } from '../../core/reply.js';
+import type { JsonReply } from '../../core/reply.js';
 import { ResponsesPassthroughStream } from '../../core/stream/passthrough.js';
-import type { CompactResponse, ResponseObject } from '../../core/types/responses.js';
+import type { ResponsesUsage } from '../../core/types/responses.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 import { upstreamReasoning } from './reasoning.js';
 import { serializeWith } from './request-body.js';
-import { postJson, readJson } from './upstream-call.js';
+import { postJson, readRaw, usageMember } from './upstream-call.js';
 
 /** The client's body with the model name, the reasoning level, and without a gateway-only field. */
 function responsesPayload(ep: OpenAIEndpoint, body: Record<string, unknown>, target: Target, gatewayField: string | null): string {
@@ -18,19 +19,23 @@ function responsesPayload(ep: OpenAIEndpoint, body: Record<string, unknown>, tar
   return serializeWith(body, fields);
 }
 
+/** A Responses-shaped answer forwarded as its bytes, with its usage read from them. */
+function responsesReply(ep: OpenAIEndpoint, raw: Buffer, status: number): JsonReply {
+  const usage = usageMember<ResponsesUsage>(ep.name, raw);
+  return jsonReply(undefined, usage ? ep.usageFromResponses(usage) : null, raw, status);
+}
+
 export function responsesHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {
   return async (ctx, target) => {
     const res = await postJson(upstream, ep, ctx, ep.url('/responses', target.model), responsesPayload(ep, ctx.body!, target, null));
     if (ctx.stream) return streamReply(res.body, new ResponsesPassthroughStream(ep.name, ep.usageFromResponses));
-    const { raw, value } = await readJson<ResponseObject>(res);
-    return jsonReply(value, value.usage ? ep.usageFromResponses(value.usage) : null, raw, res.statusCode);
+    return responsesReply(ep, await readRaw(res), res.statusCode);
   };
 }
 
 export function compactHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {
   return async (ctx, target) => {
     const res = await postJson(upstream, ep, ctx, ep.url('/responses/compact', target.model), responsesPayload(ep, ctx.body!, target, 'provider'));
-    const { raw, value } = await readJson<CompactResponse>(res);
-    return jsonReply(value, value.usage ? ep.usageFromResponses(value.usage) : null, raw, res.statusCode);
+    return responsesReply(ep, await readRaw(res), res.statusCode);
   };
 }

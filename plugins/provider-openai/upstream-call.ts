@@ -1,8 +1,10 @@
 // The upstream call every OpenAI-style operation makes: POST JSON with the endpoint's headers
-// (never a client's), an error status mapped from OpenAI's error body, and a JSON success body
-// read once, its bytes kept for forwarding untouched.
+// (never a client's), an error status mapped from OpenAI's error body, and a success body
+// read once and forwarded as its own bytes: only its usage is parsed.
 import type { RequestContext } from '../../core/context.js';
+import { providerFailed } from '../../core/errors.js';
 import type { UpstreamClient, UpstreamResponse } from '../../core/http-client.js';
+import { lastObjectMember, looksLikeJsonObject } from '../../core/json-member.js';
 import { parseProviderJson } from '../../core/upstream-body.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 
@@ -10,12 +12,20 @@ export function postJson(upstream: UpstreamClient, ep: OpenAIEndpoint, ctx: Requ
   return upstream.request({ provider: ep.name, url, method: 'POST', headers: ep.headers, body: payload, signal: ctx.abort, mapError: ep.mapError });
 }
 
-export interface JsonBody<T> {
-  raw: Buffer;
-  value: T;
+/** The success body's bytes; a body that is not a JSON object is the provider failing (502). */
+export async function readRaw(res: UpstreamResponse): Promise<Buffer> {
+  const raw = await res.body.bytes();
+  if (!looksLikeJsonObject(raw)) {
+    const provider = res.body.provider;
+    throw providerFailed(provider, `provider '${provider}' answered with a body that is not JSON`);
+  }
+  return raw;
 }
 
-export async function readJson<T extends object>(res: UpstreamResponse): Promise<JsonBody<T>> {
-  const raw = await res.body.bytes();
-  return { raw, value: parseProviderJson<T>(res.body.provider, raw) };
+/** The body's `usage` object (null when it has none): read from the bytes, parsed in full only if that fails. */
+export function usageMember<U>(provider: string, raw: Buffer): U | null {
+  const found = lastObjectMember(raw, 'usage');
+  if (found !== undefined) return found as U | null;
+  const whole = parseProviderJson<{ usage?: U | null }>(provider, raw);
+  return whole.usage ?? null;
 }

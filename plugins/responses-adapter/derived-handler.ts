@@ -5,7 +5,7 @@
 import type { RequestContext } from '../../core/context.js';
 import { badRequest, providerFailed } from '../../core/errors.js';
 import type { OperationHandler, Target } from '../../core/provider.js';
-import { jsonReply, streamReply } from '../../core/reply.js';
+import { jsonReply, replyBody, streamReply } from '../../core/reply.js';
 import type { JsonReply, StreamReply } from '../../core/reply.js';
 import type { ChatCompletion, ChatRequest } from '../../core/types/chat.js';
 import type { ResponsesRequest } from '../../core/types/responses.js';
@@ -28,7 +28,7 @@ export function deriveResponses(chat: OperationHandler): OperationHandler {
 function translateReply(reply: JsonReply | StreamReply, request: ResponsesRequest, provider: string): JsonReply | StreamReply {
   const token = newResponseToken();
   if (reply.kind === 'stream') return streamReply(reply.source, new ChatStreamToResponses(reply.translator, { request, token, provider }));
-  const response = fromChatCompletion(asCompletion(provider, reply.body), request, reply.usage, { token, completedAt: nowSeconds() });
+  const response = fromChatCompletion(asCompletion(provider, replyBody(reply)), request, reply.usage, { token, completedAt: nowSeconds() });
   return jsonReply(response, reply.usage, null, reply.status);
 }
 
