@@ -2,9 +2,9 @@
 // is set in the constructor so all contexts share one hidden class (a stable shape keeps the
 // hot path monomorphic). Plugins add their own typed fields to `locals` by augmenting
 // `ContextLocals` (declaration merging), never by adding properties to the context itself.
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Cancellation } from './cancellation.js';
+import { requestId } from './request-id.js';
 import type { GatewayError } from './errors.js';
 import type { Target } from './provider.js';
 import type { RouteSpec } from './routes.js';
@@ -87,8 +87,8 @@ export class RequestContext {
   readonly locals: ContextLocals = {} as ContextLocals;
 
   constructor(req: IncomingMessage, res: ServerResponse, route: RouteSpec, params: Record<string, string>, path: string) {
-    this.id = randomUUID();
     this.startedAt = Date.now();
+    this.id = requestId(this.startedAt);
     this.startMono = performance.now();
     this.req = req;
     this.res = res;

@@ -25,6 +25,8 @@ const MAX_EXPONENT = 400;
 
 /** Parse a finite number (via its shortest round-trip string) or a decimal string, exactly. */
 export function parseDecimal(value: number | string): Decimal {
+  // Token counts are integers: no text round trip for them (this runs on every priced call).
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value === 0 ? ZERO : { coef: BigInt(value), scale: 0 };
   if (typeof value === 'number' && !Number.isFinite(value)) {
     throw new RangeError(`not a finite number: ${String(value)}`);
   }
