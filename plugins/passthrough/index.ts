@@ -43,12 +43,14 @@ export default definePlugin<PassthroughOptions>({
       // After every setup: providers register in their plugins' setup, and the tagging plugin
       // may come after this one in the list, yet its DONOTPASS headers must never leak.
       targets.build(gw.providers, agents);
+      const models = gw.services.models;
       settings = {
         captureLimit: options.capture_limit_bytes,
         connectTimeoutMs: upstream.connect_timeout_ms,
         firstByteTimeoutMs: upstream.first_byte_timeout_ms,
         idleTimeoutMs: upstream.idle_timeout_ms,
         headers: new RequestHeaderPolicy(gw.services.tagging?.doNotPass ?? []),
+        modelMetadata: (id) => models?.metadata(id) ?? null,
       };
     });
     gw.lifecycle.close.tap(NAME, () => {

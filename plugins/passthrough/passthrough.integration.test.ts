@@ -267,7 +267,8 @@ describe('passthrough @integration', () => {
       path: '/p/openai/v1/chat/completions',
       status: 200,
       model: 'openai/gpt-4o-mini',
-      target: { id: 'openai/passthrough', model: '/v1/chat/completions', provider: 'openai', metadata: null },
+      // The model read from the body brings its catalog prices, so the call is priced.
+      target: { id: 'openai/passthrough', model: '/v1/chat/completions', provider: 'openai', pricing: { currency: 'USD', input_per_mtok: 0.15, output_per_mtok: 0.6, cached_input_per_mtok: 0.075, batch_input_per_mtok: 0.075, batch_output_per_mtok: 0.3 } },
       labels: { 'x-openwebui-user-id': 'u-42', 'x-openwebui-user-email': 'ann@example.com' },
       usage: { ...CHAT_USAGE, raw: fixture['usage'] },
       stream: false,

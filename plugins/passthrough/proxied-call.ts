@@ -8,6 +8,7 @@
 //   chunks;
 // - before the response started, a failure becomes the contract's 502/504 (written by the
 //   core); after, the response is cut, so the client never takes a broken body for a whole one.
+import type { ModelMetadata } from '../../core/types/models.js';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { pipeline } from 'node:stream';
@@ -34,6 +35,8 @@ export interface CallSettings {
   firstByteTimeoutMs: number;
   idleTimeoutMs: number;
   headers: RequestHeaderPolicy;
+  /** Metadata (prices) of a model id (`openai/gpt-4o-mini`), or null. */
+  modelMetadata(id: string): ModelMetadata | null;
 }
 
 /**
@@ -235,7 +238,12 @@ export class ProxiedCall implements Activity {
     const capture = this.#request.capture;
     const whole = this.#request.complete && !capture.truncated;
     this.#model = requestModel(capture.bytes(), whole, this.#ctx.req.headers['content-type'], this.#locals.url.pathname);
-    if (this.#model !== null) this.#ctx.model = `${this.#route.provider.name}/${this.#model}`;
+    if (this.#model === null) return;
+    const ctx = this.#ctx;
+    ctx.model = `${this.#route.provider.name}/${this.#model}`;
+    // Once the model is known its prices are too: pricing reads them from the target.
+    const metadata = this.#settings.modelMetadata(ctx.model);
+    if (metadata !== null) ctx.target = { provider: ctx.target!.provider, model: ctx.target!.model, id: ctx.target!.id, metadata };
   }
 }
 

@@ -11,7 +11,8 @@ export interface ProbedPassthrough {
   path: string;
   status: number;
   model: string | null;
-  target: { id: string; model: string; provider: string; metadata: unknown } | null;
+  /** The target with the pricing of its metadata (what the price stage reads). */
+  target: { id: string; model: string; provider: string; pricing: unknown } | null;
   labels: Record<string, string | string[]>;
   usage: Usage | null;
   stream: boolean;
@@ -34,7 +35,7 @@ function probe(ctx: RequestContext): ProbedPassthrough {
     path: ctx.path,
     status: ctx.status,
     model: ctx.model,
-    target: target === null ? null : { id: target.id, model: target.model, provider: target.provider.name, metadata: target.metadata },
+    target: target === null ? null : { id: target.id, model: target.model, provider: target.provider.name, pricing: target.metadata?.pricing ?? null },
     labels: ctx.labels,
     usage: ctx.usage,
     stream: ctx.stream,

@@ -15,6 +15,17 @@ import type { RouterOptions } from './schema.js';
 
 const NAME = 'router';
 
+export interface ModelLookup {
+  /** The catalog/discovered metadata of a model id, or null when nothing is known. */
+  metadata(id: string): ModelMetadata | null;
+}
+
+declare module '../../core/plugin.js' {
+  interface GatewayServices {
+    models: ModelLookup;
+  }
+}
+
 export default definePlugin<RouterOptions>({
   name: NAME,
   schema: routerSchema,
@@ -34,6 +45,8 @@ export default definePlugin<RouterOptions>({
       });
     });
     gw.lifecycle.close.tap(NAME, () => table.close());
+    // Metadata (prices) of a model id, for plugins that learn the model late (passthrough).
+    gw.services.models = { metadata: (id: string) => resolver.resolve(id)?.metadata ?? null };
 
     gw.stages.route.tap({ name: NAME, stage: ORDER.DEFAULT }, (ctx: RequestContext) => {
       // An earlier tap (passthrough: the provider is in the path) may have routed already.
