@@ -1,9 +1,9 @@
 // The demo's chat: a real chat.completion, or a real SSE stream of chunks that goes through
 // the same pass-through translator as OpenAI's, so streaming, usage and reassembly behave
 // exactly as with a provider.
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OperationHandler } from '../../core/provider.js';
+import { randomHex } from '../../core/random-pool.js';
 import { jsonReply, streamReply } from '../../core/reply.js';
 import { ChatPassthroughStream } from '../../core/stream/passthrough.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest, ChatUsage } from '../../core/types/chat.js';
@@ -28,7 +28,7 @@ function chatUsage(req: ChatRequest, reply: DemoAnswer): ChatUsage {
 }
 
 function completionId(): string {
-  return `chatcmpl-demo-${randomBytes(12).toString('base64url')}`;
+  return `chatcmpl-demo-${randomHex(12)}`;
 }
 
 async function* sse(chunks: ChatCompletionChunk[], delayMs: number): AsyncGenerator<string> {

@@ -2,12 +2,12 @@
 // not unique everywhere), so each response gets a random token; its items carry the same
 // token and their output index, which keeps them unique and ties them to their response in
 // logs.
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../core/random-pool.js';
 
 export type ItemPrefix = 'msg' | 'fc' | 'rs';
 
 export function newResponseToken(): string {
-  return randomBytes(24).toString('hex');
+  return randomHex(24);
 }
 
 export function responseId(token: string): string {
