@@ -53,7 +53,18 @@ export interface LoadedConfig {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** Where this module's tree starts: the repository (sources, run by tsx) or dist/ (compiled). */
+export const CODE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The package root (config/, the catalog): the nearest folder with a package.json above the code. */
+export const REPO_ROOT = packageRoot(CODE_ROOT);
+
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(resolve(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return from;
+  }
+}
 const DEFAULTS_PATH = resolve(REPO_ROOT, 'config/defaults.yaml');
 const DEFAULT_CONFIG_PATH = 'config/gateway.yaml';
 

@@ -1,11 +1,11 @@
-// Loads the plugins the config lists: built-ins by name (plugins/<name>/index.ts), an
+// Loads the plugins the config lists: built-ins by name (plugins/<name>/index), an
 // operator's own by path (relative to the config file) or by package name. Options are
 // validated against each plugin's schema; dependencies are checked and ordered.
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
-import { REPO_ROOT } from './config.js';
+import { CODE_ROOT } from './config.js';
 import type { LoadedConfig, PluginEntry } from './config.js';
 import { StartupError, jsonPointerToKey, schemaErrorMessage } from './config-error.js';
 import type { PluginDefinition } from './plugin.js';
@@ -47,7 +47,9 @@ async function importPlugin(loaded: LoadedConfig, entry: PluginEntry, where: str
     if (!/^[a-z0-9][a-z0-9-]*$/.test(entry.name)) {
       throw new StartupError('SLUICE_ERR_CONFIG_INVALID', `${loaded.source}: ${where}.name: must be a built-in plugin name (lower-case letters, digits, '-')`);
     }
-    const file = resolve(REPO_ROOT, 'plugins', entry.name, 'index.ts');
+    // Compiled (dist/) or sources run through tsx: whichever this core was loaded from.
+    const base = resolve(CODE_ROOT, 'plugins', entry.name, 'index');
+    const file = existsSync(`${base}.js`) ? `${base}.js` : `${base}.ts`;
     if (!existsSync(file)) throw new StartupError('SLUICE_ERR_PLUGIN_NOT_FOUND', `${loaded.source}: ${where}: no built-in plugin named '${entry.name}'`);
     specifier = pathToFileURL(file).href;
   } else if (entry.path !== undefined) {
