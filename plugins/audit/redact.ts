@@ -1,18 +1,10 @@
 // Credentials never reach the audit log: a header that carries one keeps its name (so the
 // operator sees it was sent) and loses its value.
 import type { IncomingHttpHeaders } from 'node:http';
+import { CREDENTIAL_HEADERS } from '../../core/credential-headers.js';
 
 export const REDACTED = '[redacted]';
 
-const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-api-key',
-  'api-key',
-  'x-goog-api-key',
-]);
 
 // Vendors invent their own credential headers (x-foo-token, x-client-secret); any name that
 // merely mentions one is treated as one, at the price of redacting a few harmless headers.

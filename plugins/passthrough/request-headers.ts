@@ -7,10 +7,11 @@
 // Transfer-Encoding stays: node frames the outgoing body by it (a chunked upload is sent
 // chunked again), and removing it would make node send the body with no framing at all.
 import type { IncomingHttpHeaders, OutgoingMessage } from 'node:http';
+import { CREDENTIAL_HEADERS } from '../../core/credential-headers.js';
 import { connectionListed, isHopByHop } from './hop-by-hop.js';
 
 /** Every header a client may use to present a credential to some provider (or to us). */
-const CREDENTIALS: readonly string[] = ['authorization', 'x-api-key', 'api-key', 'x-goog-api-key', 'cookie'];
+const CREDENTIALS: readonly string[] = [...CREDENTIAL_HEADERS];
 const ANSWERED_HERE: readonly string[] = ['expect', 'accept-encoding'];
 /** Set for the gateway's own hop: the provider's host, and the framing of the body as node sends it. */
 const KEPT: ReadonlySet<string> = new Set(['host', 'transfer-encoding']);

@@ -2,6 +2,7 @@
 // "Labels") and the plugin's `headers` option. Credential headers can never be label
 // sources: a label is stored in the audit log and shown in usage reports.
 import { StartupError } from '../../core/config-error.js';
+import { CREDENTIAL_HEADERS } from '../../core/credential-headers.js';
 
 export interface TaggingRule {
   /** Lower-case header name (node:http lower-cases incoming names). */
@@ -21,15 +22,6 @@ export interface HeaderOption {
   delimiter?: string;
 }
 
-const CREDENTIAL_HEADERS = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-api-key',
-  'api-key',
-  'x-goog-api-key',
-]);
 
 const TAGGING_VAR = /^TAGGING_HEADER_(\d+)$/;
 
