@@ -1,11 +1,11 @@
 // The Anthropic path end to end: the official openai SDK → Sluice → a strict local mock of
 // Anthropic's Messages API serving recorded payloads. The mock refuses what Anthropic refuses,
 // so every accepted call here is one the real API would accept too.
+import { sdkError } from '../../test/helpers/errors.js';
 import { rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { APIError } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { fixtureJson } from '../../test/helpers/fixtures.js';
 import { ANTHROPIC_KEY, AnthropicMock, answers } from '../../test/helpers/mock-anthropic.js';
@@ -32,16 +32,6 @@ function anthropicEnv(mock: AnthropicMock, key = ANTHROPIC_KEY): Record<string, 
 }
 
 /** The SDK error a call rejects with (the test fails if it resolves). */
-async function apiError(call: Promise<unknown>): Promise<APIError> {
-  try {
-    await call;
-  } catch (err) {
-    if (err instanceof APIError) return err;
-    throw err;
-  }
-  throw new Error('expected the call to fail');
-}
-
 /** The SDK's types have no reasoning_content; the gateway adds it as DeepSeek does. */
 function reasoningOf(value: object): unknown {
   return (value as Record<string, unknown>)['reasoning_content'];
@@ -193,7 +183,7 @@ describe('provider-anthropic through the openai SDK @integration', () => {
     });
 
     it('refuses an image type Anthropic cannot read before calling it', async () => {
-      const err = await apiError(
+      const err = await sdkError(
         gw.client().chat.completions.create({
           model: MODEL,
           messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/bmp;base64,Qk0=' } }] }],
@@ -274,7 +264,7 @@ describe('provider-anthropic through the openai SDK @integration', () => {
       mock.answerWith(answers.stream('anthropic/stream_error.txt', 20));
       const stream = await gw.client().chat.completions.create({ model: MODEL, stream: true, messages: [{ role: 'user', content: 'Tell a story' }] });
       let text = '';
-      const err = await apiError((async () => {
+      const err = await sdkError((async () => {
         for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
       })());
       expect([text, err.message, err.error]).to.deep.equal([
@@ -382,7 +372,7 @@ describe('provider-anthropic through the openai SDK @integration', () => {
     });
 
     it("passes on Anthropic's refusal of a tool result that answers no call", async () => {
-      const err = await apiError(
+      const err = await sdkError(
         gw.client().chat.completions.create({
           model: MODEL,
           messages: [
@@ -452,7 +442,7 @@ describe('provider-anthropic through the openai SDK @integration', () => {
 
   describe('errors', () => {
     it("keeps Anthropic's 400 with its message and provider: 'anthropic'", async () => {
-      const err = await apiError(gw.client().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }], temperature: 1.5 }));
+      const err = await sdkError(gw.client().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }], temperature: 1.5 }));
       expect([err.status, err.error]).to.deep.equal([
         400,
         { message: 'temperature: Input should be less than or equal to 1', type: 'invalid_request_error', code: 'invalid_request_error', param: null, provider: 'anthropic' },
@@ -461,14 +451,14 @@ describe('provider-anthropic through the openai SDK @integration', () => {
 
     it('turns 529 overloaded into a 502 provider_error', async () => {
       mock.answerWith(answers.error(529, 'overloaded_error', 'Overloaded'));
-      const err = await apiError(gw.client().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }));
+      const err = await sdkError(gw.client().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }));
       expect([err.status, err.error]).to.deep.equal([502, { message: 'Overloaded', type: 'provider_error', code: 'overloaded_error', param: null, provider: 'anthropic' }]);
     });
 
     it("keeps Anthropic's 401 when the gateway's own key is wrong", async () => {
       const wrong = await startTestGateway({ env: anthropicEnv(mock, 'sk-ant-revoked') });
       try {
-        const err = await apiError(wrong.client().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }));
+        const err = await sdkError(wrong.client().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }));
         expect([err.status, err.error]).to.deep.equal([
           401,
           { message: 'invalid x-api-key', type: 'authentication_error', code: 'authentication_error', param: null, provider: 'anthropic' },
@@ -479,7 +469,7 @@ describe('provider-anthropic through the openai SDK @integration', () => {
     });
 
     it('answers embeddings with 501 unsupported_operation without calling Anthropic', async () => {
-      const err = await apiError(gw.client().embeddings.create({ model: MODEL, input: 'hello' }));
+      const err = await sdkError(gw.client().embeddings.create({ model: MODEL, input: 'hello' }));
       expect([err.status, err.error]).to.deep.equal([
         501,
         { message: "provider 'anthropic' does not support embeddings", type: 'invalid_request_error', code: 'unsupported_operation', param: null },

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isGatewayError, type GatewayError } from '../../core/errors.js';
+import { thrownGatewayError } from '../../test/helpers/errors.js';
 import type { ChatMessage, ChatRequest, ContentPart } from '../../core/types/chat.js';
 import { mapReasoningEffort, toAnthropicRequest } from './request.js';
 
@@ -8,16 +8,6 @@ const OPTS = { defaultMaxTokens: 4096 };
 
 function chat(messages: ChatMessage[], extra: Partial<ChatRequest> = {}): ChatRequest {
   return { model: 'anthropic/claude-sonnet-4', messages, ...extra };
-}
-
-function caught(fn: () => unknown): GatewayError {
-  try {
-    fn();
-  } catch (err) {
-    if (isGatewayError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected a GatewayError');
 }
 
 const WEATHER_TOOL = {
@@ -65,7 +55,7 @@ describe('provider-anthropic toAnthropicRequest', () => {
   });
 
   it('rejects non-text parts in a system message', () => {
-    const err = caught(() =>
+    const err = thrownGatewayError(() =>
       toAnthropicRequest(chat([{ role: 'system', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }] }]), MODEL, OPTS),
     );
     expect(err.status).to.equal(400);
@@ -102,26 +92,26 @@ describe('provider-anthropic toAnthropicRequest', () => {
   });
 
   it('rejects images that are neither http(s) nor base64 data URLs, and unsupported image types', () => {
-    const bad = caught(() =>
+    const bad = thrownGatewayError(() =>
       toAnthropicRequest(chat([{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'ftp://x/y.png' } }] }]), MODEL, OPTS),
     );
     expect([bad.status, bad.type, bad.param]).to.deep.equal([400, 'invalid_request_error', 'messages[0].content[0].image_url.url']);
-    const tiff = caught(() =>
+    const tiff = thrownGatewayError(() =>
       toAnthropicRequest(chat([{ role: 'user', content: [{ type: 'text', text: 'x' }, { type: 'image_url', image_url: { url: 'data:image/tiff;base64,AAAA' } }] }]), MODEL, OPTS),
     );
     expect([tiff.status, tiff.param]).to.deep.equal([400, 'messages[0].content[1].image_url.url']);
   });
 
   it('rejects audio input and files that are not inline PDFs', () => {
-    const audio = caught(() =>
+    const audio = thrownGatewayError(() =>
       toAnthropicRequest(chat([{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }] }]), MODEL, OPTS),
     );
     expect([audio.status, audio.param]).to.deep.equal([400, 'messages[0].content[0]']);
-    const unknown = caught(() =>
+    const unknown = thrownGatewayError(() =>
       toAnthropicRequest(chat([{ role: 'user', content: [{ type: 'input_text', text: 'x' } as unknown as ContentPart] }]), MODEL, OPTS),
     );
     expect([unknown.status, unknown.param]).to.deep.equal([400, 'messages[0].content[0]']);
-    const fileId = caught(() => toAnthropicRequest(chat([{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-abc' } }] }]), MODEL, OPTS));
+    const fileId = thrownGatewayError(() => toAnthropicRequest(chat([{ role: 'user', content: [{ type: 'file', file: { file_id: 'file-abc' } }] }]), MODEL, OPTS));
     expect([fileId.status, fileId.param]).to.deep.equal([400, 'messages[0].content[0].file']);
   });
 
@@ -210,23 +200,23 @@ describe('provider-anthropic toAnthropicRequest', () => {
         ],
       },
     ];
-    const broken = caught(() => toAnthropicRequest(chat(messages('{"city": "Par')), MODEL, OPTS));
+    const broken = thrownGatewayError(() => toAnthropicRequest(chat(messages('{"city": "Par')), MODEL, OPTS));
     expect([broken.status, broken.type, broken.param, broken.code]).to.deep.equal([
       400,
       'invalid_request_error',
       'messages[1].tool_calls[1].function.arguments',
       'invalid_tool_arguments',
     ]);
-    const array = caught(() => toAnthropicRequest(chat(messages('[1,2]')), MODEL, OPTS));
+    const array = thrownGatewayError(() => toAnthropicRequest(chat(messages('[1,2]')), MODEL, OPTS));
     expect(array.param).to.equal('messages[1].tool_calls[1].function.arguments');
   });
 
   it('rejects tool messages without tool_call_id, the legacy function role and n > 1', () => {
-    const noId = caught(() => toAnthropicRequest(chat([{ role: 'tool', content: 'x' }]), MODEL, OPTS));
+    const noId = thrownGatewayError(() => toAnthropicRequest(chat([{ role: 'tool', content: 'x' }]), MODEL, OPTS));
     expect([noId.status, noId.param]).to.deep.equal([400, 'messages[0].tool_call_id']);
-    const fn = caught(() => toAnthropicRequest(chat([{ role: 'function', name: 'f', content: 'x' }]), MODEL, OPTS));
+    const fn = thrownGatewayError(() => toAnthropicRequest(chat([{ role: 'function', name: 'f', content: 'x' }]), MODEL, OPTS));
     expect([fn.status, fn.param]).to.deep.equal([400, 'messages[0].role']);
-    const n = caught(() => toAnthropicRequest(chat([{ role: 'user', content: 'x' }], { n: 2 }), MODEL, OPTS));
+    const n = thrownGatewayError(() => toAnthropicRequest(chat([{ role: 'user', content: 'x' }], { n: 2 }), MODEL, OPTS));
     expect([n.status, n.param]).to.deep.equal([400, 'n']);
   });
 

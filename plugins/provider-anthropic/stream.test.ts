@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { thrownGatewayError } from '../../test/helpers/errors.js';
 import { expect } from 'chai';
-import { isGatewayError, type GatewayError } from '../../core/errors.js';
 import type { SseEvent, StreamSink } from '../../core/stream/translator.js';
 import type { ChatCompletionChunk, ChatDelta, ChatUsage, FinishReason } from '../../core/types/chat.js';
 import type { Usage } from '../../core/types/usage.js';
@@ -47,16 +47,6 @@ function run(events: SseEvent[], init: ConstructorParameters<typeof AnthropicCha
   for (const event of events) stream.onEvent(event, sink);
   stream.onEnd(sink);
   return sink;
-}
-
-function caught(fn: () => unknown): GatewayError {
-  try {
-    fn();
-  } catch (err) {
-    if (isGatewayError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected a GatewayError');
 }
 
 function chunk(id: string, delta: ChatDelta, finish: FinishReason | null = null): ChatCompletionChunk {
@@ -141,7 +131,7 @@ describe('provider-anthropic AnthropicChatStream', () => {
     const sink = new Collector();
     const stream = new AnthropicChatStream({ modelId: MODEL, created: CREATED });
     const events = fixture('anthropic/stream_error.txt');
-    const err = caught(() => {
+    const err = thrownGatewayError(() => {
       for (const event of events) stream.onEvent(event, sink);
     });
     expect([err.status, err.type, err.code, err.provider, err.retryable, err.message]).to.deep.equal([
@@ -160,7 +150,7 @@ describe('provider-anthropic AnthropicChatStream', () => {
     const sink = run(fixture('recorded/anthropic/messages_stream.txt'), { id: 'chatcmpl-fixed', modelId: MODEL, created: CREATED, provider: 'anthropic-eu' });
     expect(sink.chunks.map((c) => c.id)).to.deep.equal(['chatcmpl-fixed', 'chatcmpl-fixed', 'chatcmpl-fixed', 'chatcmpl-fixed']);
     const stream = new AnthropicChatStream({ modelId: MODEL, created: CREATED, provider: 'anthropic-eu' });
-    const err = caught(() =>
+    const err = thrownGatewayError(() =>
       stream.onEvent({ event: 'error', data: '{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}' }, new Collector()),
     );
     expect([err.status, err.type, err.code, err.provider, err.retryable]).to.deep.equal([429, 'rate_limit_error', 'rate_limit_error', 'anthropic-eu', true]);
@@ -184,7 +174,7 @@ describe('provider-anthropic AnthropicChatStream', () => {
     const sink = new Collector();
     const stream = new AnthropicChatStream({ modelId: MODEL, created: CREATED });
     for (const event of events) stream.onEvent(event, sink);
-    const err = caught(() => stream.onEnd(sink));
+    const err = thrownGatewayError(() => stream.onEnd(sink));
     expect([err.status, err.type, err.provider, err.retryable]).to.deep.equal([502, 'provider_error', 'anthropic', true]);
     expect(sink.usages.map((u) => [u.input_tokens, u.output_tokens])).to.deep.equal([[10, 3]]);
     expect(sink.chunks.every((c) => c.usage === undefined)).to.equal(true);
@@ -192,7 +182,7 @@ describe('provider-anthropic AnthropicChatStream', () => {
 
   it('rejects malformed event data', () => {
     const stream = new AnthropicChatStream({ modelId: MODEL, created: CREATED });
-    const err = caught(() => stream.onEvent({ event: 'content_block_delta', data: '{"type":' }, new Collector()));
+    const err = thrownGatewayError(() => stream.onEvent({ event: 'content_block_delta', data: '{"type":' }, new Collector()));
     expect([err.status, err.type]).to.deep.equal([502, 'provider_error']);
   });
 

@@ -1,8 +1,8 @@
 // The Gemini path end to end: the official openai SDK → Sluice (default plugins plus a probe
 // of what the log stage sees) → a strict local mock of Gemini's native API.
+import { sdkError } from '../../test/helpers/errors.js';
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
-import { APIError } from 'openai';
 import type OpenAI from 'openai';
 import { GEMINI_KEY, GeminiMock, mockVector, nativeJson, nativeText } from '../../test/helpers/mock-gemini.js';
 import type { RecordedRequest } from '../../test/helpers/mock-provider.js';
@@ -67,16 +67,6 @@ async function collect(stream: AsyncIterable<OpenAI.Chat.ChatCompletionChunk>): 
     if (choice.finish_reason) out.finish = choice.finish_reason;
   }
   return out;
-}
-
-async function apiError(call: Promise<unknown>): Promise<APIError> {
-  try {
-    await call;
-  } catch (err) {
-    if (err instanceof APIError) return err;
-    throw err;
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('Gemini provider through the openai SDK @integration', () => {
@@ -221,7 +211,7 @@ describe('Gemini provider through the openai SDK @integration', () => {
           { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Paris","unit":"celsius"}' } },
         ],
       };
-      const err = await apiError(client.chat.completions.create({ model: 'gemini/gemini-3-flash-preview', messages: [question, bare, ...results], tools: [WEATHER_TOOL] }));
+      const err = await sdkError(client.chat.completions.create({ model: 'gemini/gemini-3-flash-preview', messages: [question, bare, ...results], tools: [WEATHER_TOOL] }));
       expect(err.status).to.equal(400);
       expect(err.error).to.deep.include({ type: 'invalid_request_error', code: 'INVALID_ARGUMENT', param: null, provider: 'gemini' });
       expect(err.message).to.contain('Function call is missing a thought_signature');
@@ -269,7 +259,7 @@ describe('Gemini provider through the openai SDK @integration', () => {
     });
 
     it('refuses a model name that would change the upstream path, without calling Gemini', async () => {
-      const err = await apiError(client.chat.completions.create({ model: 'gemini/gemini-2.5-flash:streamGenerateContent?key=x', messages: [{ role: 'user', content: 'hi' }] }));
+      const err = await sdkError(client.chat.completions.create({ model: 'gemini/gemini-2.5-flash:streamGenerateContent?key=x', messages: [{ role: 'user', content: 'hi' }] }));
       expect(err.status).to.equal(404);
       expect(err.error).to.deep.include({ code: 'model_not_found' });
       expect(mock.requests).to.have.length(0);
@@ -360,7 +350,7 @@ describe('Gemini provider through the openai SDK @integration', () => {
       mock.answerNext({ sse: nativeText('stream-error.txt') });
       const stream = await client.chat.completions.create({ model: 'gemini/gemini-2.5-flash', stream: true, messages: [{ role: 'user', content: 'planets' }] });
       let text = '';
-      const err = await apiError((async () => {
+      const err = await sdkError((async () => {
         for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
       })());
       expect(text).to.equal('The first three planets are');
@@ -415,7 +405,7 @@ describe('Gemini provider through the openai SDK @integration', () => {
 
     it('keeps a 400 INVALID_ARGUMENT as 400 with the provider named', async () => {
       mock.answerNext({ status: 400, json: nativeJson('error-400-argument.json') });
-      const err = await apiError(ask());
+      const err = await sdkError(ask());
       expect(err.status).to.equal(400);
       expect(err.error).to.deep.equal({
         message: 'Unable to submit request because thinking_budget and thinking_level are not supported together.',
@@ -425,7 +415,7 @@ describe('Gemini provider through the openai SDK @integration', () => {
 
     it('answers a 429 RESOURCE_EXHAUSTED with 429 and the retry delay Gemini gave', async () => {
       mock.answerNext({ status: 429, json: nativeJson('error-429.json') });
-      const err = await apiError(ask());
+      const err = await sdkError(ask());
       expect(err.status).to.equal(429);
       expect(err.headers?.get('retry-after')).to.equal('22');
       expect(err.error).to.deep.include({ type: 'rate_limit_error', code: 'RESOURCE_EXHAUSTED', provider: 'gemini' });
@@ -434,14 +424,14 @@ describe('Gemini provider through the openai SDK @integration', () => {
     it('sends no retry-after when Gemini gave no delay, and takes a Retry-After header when there is one', async () => {
       const quota = { error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' } };
       mock.answerNext({ status: 429, json: quota });
-      expect((await apiError(ask())).headers?.get('retry-after')).to.equal(null);
+      expect((await sdkError(ask())).headers?.get('retry-after')).to.equal(null);
       mock.answerNext({ status: 429, json: quota, headers: { 'retry-after': '7' } });
-      expect((await apiError(ask())).headers?.get('retry-after')).to.equal('7');
+      expect((await sdkError(ask())).headers?.get('retry-after')).to.equal('7');
     });
 
     it('turns a Gemini 500 into a 502 provider_error', async () => {
       mock.answerNext({ status: 500, json: nativeJson('error-500.json') });
-      const err = await apiError(ask());
+      const err = await sdkError(ask());
       expect(err.status).to.equal(502);
       expect(err.error).to.deep.equal({
         message: 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting',
@@ -452,7 +442,7 @@ describe('Gemini provider through the openai SDK @integration', () => {
     it('reports a key Gemini refuses as an authentication failure of the provider', async () => {
       const wrong = await startTestGateway({ env: { GEMINI_API_KEY: 'not-the-key', GEMINI_BASE_URL: mock.url } });
       try {
-        const err = await apiError(wrong.client().chat.completions.create({ model: 'gemini/gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }));
+        const err = await sdkError(wrong.client().chat.completions.create({ model: 'gemini/gemini-2.5-flash', messages: [{ role: 'user', content: 'hi' }] }));
         expect(err.status).to.equal(401);
         expect(err.error).to.deep.equal({ message: 'API key not valid. Please pass a valid API key.', type: 'authentication_error', code: 'INVALID_ARGUMENT', param: null, provider: 'gemini' });
       } finally {

@@ -1,19 +1,9 @@
 import { expect } from 'chai';
-import { isGatewayError, type GatewayError } from '../../core/errors.js';
+import { thrownGatewayError } from '../../test/helpers/errors.js';
 import type { ChatMessage, ChatRequest } from '../../core/types/chat.js';
 import { toGeminiRequest } from './request.js';
 import { fixtureJson } from './test-fixtures.js';
 import type { GeminiGenerateRequest } from './types.js';
-
-function thrown(fn: () => unknown): GatewayError {
-  try {
-    fn();
-  } catch (err) {
-    if (isGatewayError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected a GatewayError');
-}
 
 function chat(messages: ChatMessage[], extra: Partial<ChatRequest> = {}): ChatRequest {
   return { model: 'gemini-2.5-flash', messages, ...extra };
@@ -94,7 +84,7 @@ describe('toGeminiRequest', () => {
   });
 
   it('rejects an image URL that is neither data: nor http(s)', () => {
-    const err = thrown(() => toGeminiRequest(chat([{
+    const err = thrownGatewayError(() => toGeminiRequest(chat([{
       role: 'user',
       content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'ftp://example.com/a.png' } }],
     }])));
@@ -103,7 +93,7 @@ describe('toGeminiRequest', () => {
   });
 
   it('rejects tool call arguments that are not JSON, naming the argument', () => {
-    const err = thrown(() => toGeminiRequest(chat([
+    const err = thrownGatewayError(() => toGeminiRequest(chat([
       { role: 'user', content: 'go' },
       { role: 'assistant', content: null, tool_calls: [
         { id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } },
@@ -116,7 +106,7 @@ describe('toGeminiRequest', () => {
   });
 
   it('rejects tool call arguments that are JSON but not an object', () => {
-    const err = thrown(() => toGeminiRequest(chat([
+    const err = thrownGatewayError(() => toGeminiRequest(chat([
       { role: 'user', content: 'go' },
       { role: 'assistant', tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '[1,2]' } }] },
     ])));
@@ -144,7 +134,7 @@ describe('toGeminiRequest', () => {
   });
 
   it('rejects a tool message that answers no earlier call', () => {
-    const err = thrown(() => toGeminiRequest(chat([
+    const err = thrownGatewayError(() => toGeminiRequest(chat([
       { role: 'user', content: 'go' },
       toolCallTurn,
       { role: 'tool', tool_call_id: 'call_9', content: 'x' },
@@ -165,7 +155,7 @@ describe('toGeminiRequest', () => {
   });
 
   it('rejects a conversation with no user or assistant turn', () => {
-    const err = thrown(() => toGeminiRequest(chat([{ role: 'system', content: 'be nice' }])));
+    const err = thrownGatewayError(() => toGeminiRequest(chat([{ role: 'system', content: 'be nice' }])));
     expect(err.param).to.equal('messages');
   });
 
