@@ -50,14 +50,6 @@ export class ChatStreamSink implements FormatSink {
     this.#neutral = usage;
   }
 
-  emitText(content: string, raw: string): boolean {
-    const state = this.#choices[0];
-    if (state === undefined) return false;
-    state.content = (state.content ?? '') + content;
-    this.#out += 'data: ' + raw + '\n\n';
-    return true;
-  }
-
   take(): string {
     const out = this.#out;
     this.#out = '';

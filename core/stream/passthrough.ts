@@ -6,7 +6,6 @@ import type { ChatCompletionChunk, ChatUsage } from '../types/chat.js';
 import type { ResponsesStreamEvent, ResponsesUsage } from '../types/responses.js';
 import type { Usage } from '../types/usage.js';
 import { usageFromChat, usageFromResponses } from '../usage-mapping.js';
-import { plainContentDelta } from './content-delta.js';
 import type { SseEvent, StreamSink, StreamTranslator } from './translator.js';
 
 interface UpstreamErrorPayload {
@@ -42,10 +41,6 @@ export class ChatPassthroughStream implements StreamTranslator<ChatCompletionChu
 
   onEvent(event: SseEvent, sink: StreamSink<ChatCompletionChunk>): void {
     if (event.data === '[DONE]') return;
-    if (sink.emitText !== undefined) {
-      const text = plainContentDelta(event.data);
-      if (text !== null && sink.emitText(text, event.data)) return;
-    }
     const chunk = parseEvent(this.#provider, event.data) as ChatCompletionChunk;
     if (!Array.isArray(chunk.choices)) throw providerFailed(this.#provider, `provider '${this.#provider}' sent a stream event that is not a chat chunk`);
     if (chunk.usage) sink.usage(this.#mapUsage(chunk.usage));

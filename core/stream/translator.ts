@@ -17,11 +17,6 @@ export interface StreamSink<T> {
   emit(value: T, raw?: string): void;
   /** The provider-neutral usage of the whole call, as soon as it is known (may be called again to update). */
   usage(usage: Usage): void;
-  /**
-   * Chat only, optional: a plain text delta of choice 0 whose exact JSON is `raw`, without the
-   * parsed chunk (see content-delta.ts). False when the sink needs the parsed chunk instead.
-   */
-  emitText?(content: string, raw: string): boolean;
 }
 
 export interface StreamTranslator<T> {

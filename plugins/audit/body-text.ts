@@ -1,20 +1,22 @@
-// Bodies as stored text, optionally capped. Request bytes are kept as received (JSON stays the
-// client's own JSON text, never re-serialised); the response object is serialised here, at
-// flush time, never on the request path.
+// Bodies as stored, optionally capped. Request bytes are kept as received and a response the
+// core forwarded untouched as the bytes sent: neither is decoded, copied or re-serialised on
+// the way to the store (a store writes them as they are). A response object (a reassembled
+// stream, an error envelope) is serialised here, at flush time, never on the request path.
 
-export interface BodyText {
-  text: string | null;
+export interface StoredBody {
+  /** Bytes as received or sent, or JSON text; null when there was no body. */
+  body: Buffer | string | null;
   truncated: boolean;
 }
 
-const NONE: BodyText = Object.freeze({ text: null, truncated: false });
+const NONE: StoredBody = Object.freeze({ body: null, truncated: false });
 
-export function requestBodyText(raw: Buffer | null, cap: number | null): BodyText {
+export function requestBody(raw: Buffer | null, cap: number | null): StoredBody {
   if (raw === null) return NONE;
   return cut(raw, cap);
 }
 
-export function responseBodyText(body: unknown, cap: number | null): BodyText {
+export function responseBody(body: unknown, cap: number | null): StoredBody {
   if (body === null || body === undefined) return NONE;
   if (Buffer.isBuffer(body)) return cut(body, cap);
   let text: string;
@@ -29,14 +31,20 @@ export function responseBodyText(body: unknown, cap: number | null): BodyText {
     }
   }
   // Byte length only matters when capping; skip the UTF-8 encode otherwise.
-  if (cap === null || text.length * 3 <= cap) return { text, truncated: false };
+  if (cap === null || text.length * 3 <= cap) return { body: text, truncated: false };
   return cut(Buffer.from(text, 'utf8'), cap);
 }
 
-function cut(bytes: Buffer, cap: number | null): BodyText {
-  if (cap === null || bytes.length <= cap) return { text: bytes.toString('utf8'), truncated: false };
+/** A body's text, as the store gives it back. */
+export function bodyText(body: Buffer | string | null): string | null {
+  return body === null || typeof body === 'string' ? body : body.toString('utf8');
+}
+
+function cut(bytes: Buffer, cap: number | null): StoredBody {
+  if (cap === null || bytes.length <= cap) return { body: bytes, truncated: false };
   // Back up to the start of a UTF-8 sequence so the cut never leaves half a character.
   let end = cap;
   while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
-  return { text: bytes.toString('utf8', 0, end), truncated: true };
+  // A view, not a copy: a request's buffers are never reused (entry.ts).
+  return { body: bytes.subarray(0, end), truncated: true };
 }

@@ -1,14 +1,17 @@
 // One audit entry per model request. The log stage only captures references (`toEntry`: a
 // few dozen property reads, no copies, no serialisation); the writer turns captures into
-// stored entries (`materialize`: redaction, body text, JSON) at flush time, off the request
-// path. Context objects are not reused, so holding their parts until then is safe.
+// records for the store (`recordOf`: redaction, one JSON text, bodies kept as bytes) at flush
+// time, off the request path. Context objects and their buffers are not reused, so holding
+// their parts until then is safe.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Attempt, CostResult, Principal, RequestContext } from '../../core/context.js';
 import type { GatewayError } from '../../core/errors.js';
 import type { Target } from '../../core/provider.js';
 import type { Usage } from '../../core/types/usage.js';
 import { parseDecimal, toPicos } from '../pricing/money.js';
-import { requestBodyText, responseBodyText } from './body-text.js';
+import { requestBody, responseBody } from './body-text.js';
+import { entryOf } from './entry-record.js';
+import type { EntryRecord, RecordDetail } from './entry-record.js';
 import { redactHeaders } from './redact.js';
 
 export interface AuditError {
@@ -146,52 +149,64 @@ export interface MaterializeOptions {
   maxBodyBytes: number | null;
 }
 
-export function materialize(c: CapturedEntry, options: MaterializeOptions): AuditEntry {
-  const request = requestBodyText(c.rawBody, options.maxBodyBytes);
+/** The capture as the writer hands it to the store: redacted, serialised, bodies as bytes. */
+export function recordOf(c: CapturedEntry, options: MaterializeOptions): EntryRecord {
+  const request = requestBody(c.rawBody, options.maxBodyBytes);
   // An error answered before any body existed: what the client got is the envelope.
-  const body = c.responseBody ?? (c.error !== null && c.status === c.error.status ? c.error.toEnvelope() : null);
-  const response = responseBodyText(body, options.maxBodyBytes);
+  const error = c.error;
+  const response = responseBody(c.responseBody ?? (error !== null && c.status === error.status ? error.toEnvelope() : null), options.maxBodyBytes);
   const usage = c.usage;
   const cost = c.cost;
   const pico = costPicos(cost);
   const target = c.target;
-  const error = c.error;
-  return {
-    id: c.id,
-    time: new Date(c.ts).toISOString(),
-    ts: c.ts,
+  const resolved = target === null ? null : target.id;
+  const provider = target === null ? null : target.provider.name;
+  const principal = c.principal;
+  const detail: RecordDetail = {
     duration_ms: c.durationMs === null ? null : round3(c.durationMs),
     ttfb_ms: c.firstByteMs === null ? null : round3(c.firstByteMs),
     method: c.method,
     route: c.path,
     operation: c.operation,
     model: c.model,
-    resolved_model: target?.id ?? null,
-    provider_model: target?.model ?? null,
-    provider: target?.provider.name ?? null,
-    status: c.status,
-    stream: c.stream,
-    key_id: c.principal?.id ?? null,
-    key_name: c.principal?.name ?? null,
-    labels: c.labels,
+    resolved_model: resolved,
+    provider_model: target === null ? null : target.model,
+    key_name: principal === null ? null : principal.name,
     client_ip: c.clientIp,
-    input_tokens: int(usage?.input_tokens),
-    output_tokens: int(usage?.output_tokens),
-    total_tokens: int(usage?.total_tokens),
-    cost_usd: pico === null ? null : (cost?.total_usd ?? null),
-    cost_pico: pico === null ? null : Number(pico),
-    cost_source: cost?.source ?? null,
+    stream: c.stream,
     cache_hit: c.cacheHit,
+    cost_usd: pico === null || cost === null ? null : cost.total_usd,
+    cost_source: cost === null ? null : cost.source,
     error: error === null ? null : { type: error.type, code: error.code, message: error.message, status: error.status, provider: error.provider },
     request_headers: redactHeaders(c.headers),
-    request_body: request.text,
     request_body_truncated: request.truncated,
-    response_body: response.text,
     response_body_truncated: response.truncated,
     usage,
     cost,
     attempts: c.attempts,
   };
+  return {
+    id: c.id,
+    ts: c.ts,
+    model: c.model,
+    resolved_model: resolved,
+    provider,
+    key_id: principal === null ? null : principal.id,
+    status: c.status,
+    input_tokens: int(usage?.input_tokens),
+    output_tokens: int(usage?.output_tokens),
+    total_tokens: int(usage?.total_tokens),
+    cost_pico: pico === null ? null : Number(pico),
+    labels: c.labels,
+    detail: JSON.stringify(detail),
+    request_body: request.body,
+    response_body: response.body,
+  };
+}
+
+/** The whole entry a capture becomes once stored (what GET /admin/audit/{id} answers). */
+export function materialize(c: CapturedEntry, options: MaterializeOptions): AuditEntry {
+  return entryOf(recordOf(c, options));
 }
 
 /** The exact cost in picodollars, or null when unknown. */
@@ -206,37 +221,6 @@ export function costPicos(cost: CostResult | null): bigint | null {
 /** A call that reached a provider and has no known price: the usage rows count these. */
 export function isUnpriced(entry: Pick<AuditSummary, 'cost_pico' | 'provider'>): boolean {
   return entry.cost_pico === null && entry.provider !== null;
-}
-
-export function summaryOf(e: AuditSummary): AuditSummary {
-  return {
-    id: e.id,
-    time: e.time,
-    ts: e.ts,
-    duration_ms: e.duration_ms,
-    ttfb_ms: e.ttfb_ms,
-    method: e.method,
-    route: e.route,
-    operation: e.operation,
-    model: e.model,
-    resolved_model: e.resolved_model,
-    provider_model: e.provider_model,
-    provider: e.provider,
-    status: e.status,
-    stream: e.stream,
-    key_id: e.key_id,
-    key_name: e.key_name,
-    labels: e.labels,
-    client_ip: e.client_ip,
-    input_tokens: e.input_tokens,
-    output_tokens: e.output_tokens,
-    total_tokens: e.total_tokens,
-    cost_usd: e.cost_usd,
-    cost_pico: e.cost_pico,
-    cost_source: e.cost_source,
-    cache_hit: e.cache_hit,
-    error: e.error,
-  };
 }
 
 function int(n: number | undefined): number {

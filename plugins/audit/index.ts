@@ -1,15 +1,17 @@
 // The audit log: one entry per model request (who, what, which provider, tokens, exact cost,
 // full bodies with credentials redacted), written in batches off the request path to a store
-// (SQLite in the data directory), with hourly usage rollups and the operator endpoints.
+// (SQLite and segment files in the data directory), with hourly usage rollups and the operator
+// endpoints.
 import { join } from 'node:path';
 import type { RequestContext } from '../../core/context.js';
 import { definePlugin } from '../../core/plugin.js';
 import { ORDER } from '../../core/stages.js';
-import { materialize, toEntry } from './entry.js';
+import { recordOf, toEntry } from './entry.js';
 import type { CapturedEntry } from './entry.js';
 import { Retention } from './retention.js';
 import { registerAuditRoutes } from './routes.js';
 import { auditSchema } from './schema.js';
+import { storeUpkeep } from './upkeep.js';
 import type { AuditOptions } from './schema.js';
 import { SpillFile } from './spill.js';
 import { SqliteAuditStore } from './sqlite-store.js';
@@ -32,13 +34,14 @@ export default definePlugin<AuditOptions>({
     const writer = new AuditWriter<CapturedEntry>({
       store,
       spill: new SpillFile(gw.dataDir),
-      materialize: (c) => materialize(c, serialize),
+      materialize: (c) => recordOf(c, serialize),
       batchSize: options.batch_size,
       flushIntervalMs: options.flush_interval_ms,
       maxQueue: options.max_queue,
       logger: gw.logger,
     });
     const retention = new Retention(store, options.retention_days, gw.logger);
+    const upkeep = storeUpkeep(store, gw.logger);
     gw.services.auditStore = store;
 
     // First among log taps: a later tap that throws ends the stage, and the record must
@@ -52,8 +55,10 @@ export default definePlugin<AuditOptions>({
     gw.lifecycle.ready.tap(NAME, () => {
       writer.start();
       retention.start();
+      upkeep.start();
     });
     gw.lifecycle.close.tapPromise(NAME, async () => {
+      await upkeep.stop();
       await retention.stop();
       await writer.close();
       store.close();

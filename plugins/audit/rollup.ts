@@ -1,9 +1,12 @@
-// Hourly usage rollups, aggregated in memory per batch so that a batch of 500 entries costs one
-// upsert per distinct (hour, dimension, value), not one per entry. Every entry counts once in
-// `all`, `key`, `model` and `provider`; once per distinct value of each label it carries in
-// `label:<name>`; and once in `labelled:<name>`. Stores persist the cells; no SQL here.
+// Hourly usage rollups, aggregated in memory so that many entries cost one upsert per distinct
+// (hour, dimension, value), not one per entry. Every entry counts once in `all`, `key`, `model`
+// and `provider`; once per distinct value of each label it carries in `label:<name>`; and once
+// in `labelled:<name>`. Stores persist the cells; no SQL here.
 import { isUnpriced } from './entry.js';
 import type { AuditSummary } from './entry.js';
+
+/** What a rollup reads of an entry (a whole entry or a store's record). */
+export type RollupInput = Pick<AuditSummary, 'ts' | 'model' | 'resolved_model' | 'provider' | 'key_id' | 'labels' | 'input_tokens' | 'output_tokens' | 'total_tokens' | 'cost_pico'>;
 
 export const HOUR_MS = 3_600_000;
 
@@ -43,36 +46,60 @@ export function modelValue(e: Pick<AuditSummary, 'resolved_model' | 'model'>): s
   return e.resolved_model ?? e.model ?? NO_VALUE;
 }
 
+/**
+ * Calls `each` once per distinct value of a label that counts (an empty value counts as no
+ * label); returns whether there was one. Raw sums use it too, so both agree exactly.
+ */
+export function forEachLabelValue(value: string | readonly string[], each: (value: string) => void): boolean {
+  if (typeof value === 'string') {
+    if (value === NO_VALUE) return false;
+    each(value);
+    return true;
+  }
+  let counted = false;
+  for (let i = 0; i < value.length; i++) {
+    const v = value[i]!;
+    if (v === NO_VALUE || value.indexOf(v) !== i) continue;
+    each(v);
+    counted = true;
+  }
+  return counted;
+}
+
+/** Sums of one or more entries that share their hour, key, model, provider and labels. */
+export interface RollupSums {
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  costPico: bigint;
+  unpricedRequests: number;
+}
+
 export class RollupBatch {
   readonly #cells = new Map<string, RollupCell>();
 
-  add(e: AuditSummary): void {
-    const hour = hourOf(e.ts);
-    const cost = e.cost_pico === null ? 0n : BigInt(e.cost_pico);
-    const unpriced = isUnpriced(e) ? 1 : 0;
-    this.#addTo(hour, ALL_DIM, NO_VALUE, e, cost, unpriced);
-    this.#addTo(hour, 'key', e.key_id ?? NO_VALUE, e, cost, unpriced);
-    this.#addTo(hour, 'model', modelValue(e), e, cost, unpriced);
-    this.#addTo(hour, 'provider', e.provider ?? NO_VALUE, e, cost, unpriced);
-    const labels = e.labels;
+  add(e: RollupInput): void {
+    const sums: RollupSums = {
+      requests: 1,
+      inputTokens: e.input_tokens,
+      outputTokens: e.output_tokens,
+      totalTokens: e.total_tokens,
+      costPico: e.cost_pico === null ? 0n : BigInt(e.cost_pico),
+      unpricedRequests: isUnpriced(e) ? 1 : 0,
+    };
+    this.addGroup(hourOf(e.ts), e.key_id, modelValue(e), e.provider, e.labels, sums);
+  }
+
+  /** Entries already summed by their dimensions (a store's GROUP BY). */
+  addGroup(hour: number, key: string | null, model: string, provider: string | null, labels: AuditSummary['labels'], sums: RollupSums): void {
+    this.#addTo(hour, ALL_DIM, NO_VALUE, sums);
+    this.#addTo(hour, 'key', key ?? NO_VALUE, sums);
+    this.#addTo(hour, 'model', model, sums);
+    this.#addTo(hour, 'provider', provider ?? NO_VALUE, sums);
     for (const name in labels) {
-      const value = labels[name]!;
-      let labelled = false;
-      // An empty value counts as no label. Each distinct value counts the entry once.
-      if (typeof value === 'string') {
-        if (value !== NO_VALUE) {
-          this.#addTo(hour, `label:${name}`, value, e, cost, unpriced);
-          labelled = true;
-        }
-      } else {
-        for (let i = 0; i < value.length; i++) {
-          const v = value[i]!;
-          if (v === NO_VALUE || value.indexOf(v) !== i) continue;
-          this.#addTo(hour, `label:${name}`, v, e, cost, unpriced);
-          labelled = true;
-        }
-      }
-      if (labelled) this.#addTo(hour, labelledDim(name), NO_VALUE, e, cost, unpriced);
+      const dim = `label:${name}`;
+      if (forEachLabelValue(labels[name]!, (v) => this.#addTo(hour, dim, v, sums))) this.#addTo(hour, labelledDim(name), NO_VALUE, sums);
     }
   }
 
@@ -84,18 +111,18 @@ export class RollupBatch {
     return this.#cells.size;
   }
 
-  #addTo(hour: number, dim: string, value: string, e: AuditSummary, cost: bigint, unpriced: number): void {
+  #addTo(hour: number, dim: string, value: string, sums: RollupSums): void {
     const key = `${hour}\u0000${dim}\u0000${value}`;
     let cell = this.#cells.get(key);
     if (cell === undefined) {
       cell = { bucketHour: hour, dim, value, requests: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, costPico: 0n, unpricedRequests: 0 };
       this.#cells.set(key, cell);
     }
-    cell.requests += 1;
-    cell.inputTokens += e.input_tokens;
-    cell.outputTokens += e.output_tokens;
-    cell.totalTokens += e.total_tokens;
-    cell.costPico += cost;
-    cell.unpricedRequests += unpriced;
+    cell.requests += sums.requests;
+    cell.inputTokens += sums.inputTokens;
+    cell.outputTokens += sums.outputTokens;
+    cell.totalTokens += sums.totalTokens;
+    cell.costPico += sums.costPico;
+    cell.unpricedRequests += sums.unpricedRequests;
   }
 }

@@ -7,6 +7,8 @@ import { appendFile, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { AuditEntry } from './entry.js';
+import { entryOf, isRecord } from './entry-record.js';
+import type { StorableEntry } from './entry-record.js';
 
 const SPILL_NAME = 'audit-spill.jsonl';
 // An ingest renames the file first, so new spills start a fresh file meanwhile; a crash mid-
@@ -38,10 +40,11 @@ export class SpillFile {
     return this.#pending;
   }
 
-  append(entries: readonly AuditEntry[]): Promise<void> {
+  append(entries: readonly StorableEntry[]): Promise<void> {
     return this.#enqueue(async () => {
       let text = '';
-      for (const e of entries) text += JSON.stringify(e) + '\n';
+      // Whole entries, as a store gives them back: the file stays readable and version-proof.
+      for (const e of entries) text += JSON.stringify(isRecord(e) ? entryOf(e) : e) + '\n';
       // Bodies are in here, as in the database: owner-only.
       await appendFile(this.path, text, { mode: 0o600 });
       this.#pending = true;

@@ -6,13 +6,12 @@ import type { Database } from 'better-sqlite3';
 const COMPONENT = 'audit';
 
 const MIGRATIONS: readonly string[] = [
-  // 1: entries, labels, hourly rollups.
+  // 1: entries (bodies included), labels, hourly rollups.
   `
   CREATE TABLE audit_entries (
     seq INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
     ts INTEGER NOT NULL,
-    -- What usage groups the entry under: the resolved model id, else the requested one.
     model TEXT,
     provider TEXT,
     key_id TEXT,
@@ -28,16 +27,12 @@ const MIGRATIONS: readonly string[] = [
     request_body TEXT,
     response_body TEXT
   );
-  -- Every filter index ends in ts (and, implicitly, the rowid seq) so one filter plus the
-  -- newest-first order and the keyset cursor are served by the index alone.
   CREATE INDEX audit_entries_ts ON audit_entries (ts);
   CREATE INDEX audit_entries_model ON audit_entries (model, ts);
   CREATE INDEX audit_entries_provider ON audit_entries (provider, ts);
   CREATE INDEX audit_entries_key ON audit_entries (key_id, ts);
   CREATE INDEX audit_entries_status ON audit_entries (status, ts);
 
-  -- entry_id is audit_entries.seq: an integer keeps this table and its indexes small. A label
-  -- may have several values on one entry (a delimited tagging header): a row each.
   CREATE TABLE audit_labels (
     entry_id INTEGER NOT NULL,
     name TEXT NOT NULL,
@@ -59,12 +54,55 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (dim, bucket_hour, value)
   ) WITHOUT ROWID;
   `,
+  // 2: narrow entries; headers, bodies and the rest move to segment files (segment-files.ts).
+  // Version 1 rows are kept aside and moved over at open (sqlite-v1-rows.ts); rollups stay.
+  `
+  ALTER TABLE audit_entries RENAME TO audit_entries_v1;
+  ALTER TABLE audit_labels RENAME TO audit_labels_v1;
+  DROP INDEX audit_entries_ts;
+  DROP INDEX audit_entries_model;
+  DROP INDEX audit_entries_provider;
+  DROP INDEX audit_entries_key;
+  DROP INDEX audit_entries_status;
+  DROP INDEX audit_labels_name_value;
+
+  -- seq is ts * 2^20 + n (entry-sequence.ts): the rowid is the time order, so there is no ts
+  -- index. The other filters have no index either: each costs ~1 us per insert or more, while
+  -- a filtered page skips the hours the rollups show without a match (sqlite-page-rows.ts).
+  CREATE TABLE audit_entries (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL,
+    ts INTEGER NOT NULL,
+    -- What usage groups the entry under: the resolved model id, else the requested one.
+    model TEXT,
+    provider TEXT,
+    key_id TEXT,
+    status INTEGER NOT NULL,
+    input_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    total_tokens INTEGER NOT NULL,
+    cost_pico INTEGER,
+    -- JSON object, null when the entry has none.
+    labels TEXT,
+    -- The entry's record in the segment file of its UTC day (segment-record.ts).
+    off INTEGER NOT NULL,
+    len INTEGER NOT NULL
+  );
+  -- Request ids are time-ordered (UUIDv7): this index grows at its end.
+  CREATE UNIQUE INDEX audit_entries_id ON audit_entries (id);
+
+  -- rolled_until: the rollups count every entry started before it (sqlite-rollups.ts). Version 1
+  -- counted each entry as it was stored, so every hour it has entries in is complete.
+  CREATE TABLE audit_state (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+  INSERT INTO audit_state (name, value)
+    SELECT 'rolled_until', COALESCE((MAX(ts) / 3600000 + 1) * 3600000, 0) FROM audit_entries_v1;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the database to SCHEMA_VERSION; refuses one written by a newer Sluice. */
-export function migrate(db: Database): void {
+/** Brings the database to `target` (SCHEMA_VERSION); refuses one written by a newer Sluice. */
+export function migrate(db: Database, target: number = SCHEMA_VERSION): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL)');
   const row = db.prepare('SELECT version FROM schema_version WHERE component = ?').get(COMPONENT) as { version: number } | undefined;
   const current = row?.version ?? 0;
@@ -72,7 +110,7 @@ export function migrate(db: Database): void {
     throw new Error(`the audit tables are at schema version ${current}, newer than this Sluice knows (${SCHEMA_VERSION}); upgrade Sluice`);
   }
   const setVersion = db.prepare('INSERT INTO schema_version (component, version) VALUES (?, ?) ON CONFLICT (component) DO UPDATE SET version = excluded.version');
-  for (let v = current; v < SCHEMA_VERSION; v++) {
+  for (let v = current; v < target; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]!);
       setVersion.run(COMPONENT, v + 1);

@@ -1,41 +1,35 @@
-// The audit store on better-sqlite3: `<dataDir>/sluice.db`, WAL, statements prepared once.
-// better-sqlite3 is synchronous, so the writer calls insert() off the request path in batches
-// (one transaction each), and purges run in small chunks that yield to the event loop.
+// The audit store on better-sqlite3: `<dataDir>/sluice.db` (WAL) holds one narrow row per entry
+// (what lists filter and usage sums read), the labels and the hourly rollups; everything else
+// (summary fields, headers, bodies, usage, cost breakdown, attempts) is appended to segment
+// files in `<dataDir>/audit/`, one per UTC day (segment-files.ts, segment-record.ts). A batch
+// costs one write to its day's file and one transaction, the write first: a row never points
+// at bytes that were not written. better-sqlite3 is synchronous, so the writer calls insert()
+// off the request path in small batches, and purges run in chunks that yield to the event loop.
 import { chmodSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
+import { BodySearch } from './body-search.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { summaryOf } from './entry.js';
 import type { AuditEntry, AuditSummary } from './entry.js';
-import { ALL_DIM, labelledDim, modelValue, RollupBatch } from './rollup.js';
+import { asRecord, entryFromRecord, summaryFromRecord } from './entry-record.js';
+import type { EntryRecord, RecordColumns, RecordDetail, StorableEntry } from './entry-record.js';
+import { EntrySequence, N_OF_SEQ, SEQ_OF, TS_OF_SEQ } from './entry-sequence.js';
+import type { SeqPosition } from './entry-sequence.js';
+import { ALL_DIM, forEachLabelValue, labelledDim, modelValue } from './rollup.js';
+import { DAY_MS, dayOf, SegmentFiles } from './segment-files.js';
+import { readHead, SegmentBatch } from './segment-record.js';
+import type { RecordHead } from './segment-record.js';
+import { PAGE_COLUMNS, PageRows } from './sqlite-page-rows.js';
+import { HourlyRollups, ROLL_DELAY_MS } from './sqlite-rollups.js';
+import type { InsertRollups } from './sqlite-rollups.js';
+import type { PageRow } from './sqlite-page-rows.js';
 import { migrate } from './sqlite-schema.js';
-import type { AuditFilter, AuditPage, AuditStore, LabelFilter, UsageGroupBy, UsageRow } from './store.js';
+import { moveV1Rows } from './sqlite-v1-rows.js';
+import type { AuditFilter, AuditPage, AuditStore, UsageGroupBy, UsageRow } from './store.js';
 import { splitWindow, UsageSum } from './usage-window.js';
 import type { UsageWindow } from './usage-window.js';
-
-/** What an entry keeps beside its summary and bodies, stored as one JSON text. */
-interface EntryDetail {
-  request_headers: AuditEntry['request_headers'];
-  request_body_truncated: boolean;
-  response_body_truncated: boolean;
-  usage: AuditEntry['usage'];
-  cost: AuditEntry['cost'];
-  attempts: AuditEntry['attempts'];
-}
-
-interface FullRow {
-  summary: string;
-  detail: string;
-  request_body: string | null;
-  response_body: string | null;
-}
-
-interface PageRow {
-  seq: number;
-  ts: number;
-  summary: string;
-}
 
 /** One row of a usage sum, read with safe integers so money sums stay exact. */
 interface SumRow {
@@ -48,15 +42,28 @@ interface SumRow {
   unpriced_requests: bigint;
 }
 
+interface LabelledRow {
+  labels: string;
+  provider: string | null;
+  input_tokens: bigint;
+  output_tokens: bigint;
+  total_tokens: bigint;
+  cost_pico: bigint | null;
+}
+
 export interface SqliteStoreOptions {
   /** ms a statement waits for another connection's lock (other plugins share the file). */
   busyTimeoutMs?: number;
+  /** Where the segment files go; `audit/` beside the database by default. */
+  segmentsDir?: string;
 }
 
-const PURGE_CHUNK = 2000;
-const QUERY_CACHE_LIMIT = 256;
-// A label this rare is always cheaper to start from, however small the table.
-const MIN_RARE_LABEL_ROWS = 1000;
+const PURGE_CHUNK = 1000;
+// Rows scanned per query while searching bodies: one SQL call per this many.
+const SEARCH_BATCH = 1000;
+// A record's head is read with this many bytes first; longer heads take a second read.
+const HEAD_READ = 4096;
+const SEGMENT_BATCH_BYTES = 1 << 20;
 
 const SUMS = `COUNT(*) AS requests, COALESCE(SUM(e.input_tokens), 0) AS input_tokens, COALESCE(SUM(e.output_tokens), 0) AS output_tokens,
   COALESCE(SUM(e.total_tokens), 0) AS total_tokens, COALESCE(SUM(e.cost_pico), 0) AS cost_pico,
@@ -69,25 +76,53 @@ const RAW_VALUE: Record<'key' | 'model' | 'provider', string> = {
   provider: `COALESCE(e.provider, '')`,
 };
 
+// Raw rows of [from, to) (ms): a rowid range.
+const IN_WINDOW = `e.seq >= ${SEQ_OF} AND e.seq < ${SEQ_OF}`;
+
+/** What a row lost its detail to (a segment cut short by a power cut) is listed with. */
+const LOST_DETAIL: RecordDetail = Object.freeze({
+  duration_ms: null,
+  ttfb_ms: null,
+  method: '',
+  route: '',
+  operation: null,
+  model: null,
+  resolved_model: null,
+  provider_model: null,
+  key_name: null,
+  client_ip: null,
+  stream: false,
+  cache_hit: false,
+  cost_usd: null,
+  cost_source: null,
+  error: null,
+  request_headers: {},
+  request_body_truncated: false,
+  response_body_truncated: false,
+  usage: null,
+  cost: null,
+  attempts: [],
+});
+
 export class SqliteAuditStore implements AuditStore {
   readonly file: string;
   readonly #db: Database.Database;
+  readonly #files: SegmentFiles;
+  readonly #sequence: EntrySequence;
+  readonly #pageRows: PageRows;
+  readonly #rollups: HourlyRollups;
   readonly #insertEntry: Statement;
-  readonly #insertLabel: Statement;
-  readonly #upsertRollup: Statement;
   readonly #getEntry: Statement;
   readonly #rollupByValue: Statement;
   readonly #rawByValue: Record<'key' | 'model' | 'provider', Statement>;
-  readonly #rawByLabel: Statement;
   readonly #rawAll: Statement;
   readonly #rawLabelled: Statement;
-  readonly #countLabel: Statement;
-  readonly #entryCount: Statement;
-  readonly #purgeLabels: Statement;
   readonly #purgeEntries: Statement;
-  readonly #insertBatch: (entries: readonly AuditEntry[]) => void;
-  readonly #purgeChunk: (ts: number) => number;
-  readonly #pageStatements = new Map<string, Statement>();
+  readonly #rowsOfDay: Statement;
+  readonly #insertBatch: (records: readonly EntryRecord[], at: readonly number[], sizes: readonly number[], rollups: InsertRollups | null, also: (() => void) | null) => void;
+  /** Per day of the batch being written: its records' bytes, for one write each. */
+  readonly #segments = new Map<number, SegmentBatch>();
+  readonly #head = Buffer.allocUnsafe(HEAD_READ);
   #closed = false;
 
   constructor(file: string, options: SqliteStoreOptions = {}) {
@@ -95,7 +130,7 @@ export class SqliteAuditStore implements AuditStore {
     const db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
     this.#db = db;
     try {
-      // Request bodies are in here: readable by the gateway's user only (WAL files inherit it).
+      // Labels and ids are in here: readable by the gateway's user only (WAL files inherit it).
       if (file !== ':memory:') chmodSync(file, 0o600);
       db.pragma('journal_mode = WAL');
       // WAL + NORMAL: a power cut may lose the last transactions, never corrupt the file.
@@ -105,6 +140,7 @@ export class SqliteAuditStore implements AuditStore {
       // Keeps the planner's statistics fresh on a long-lived connection, cheaply.
       db.pragma('analysis_limit = 1000');
       db.pragma('optimize = 0x10002');
+      this.#files = new SegmentFiles(options.segmentsDir ?? join(dirname(file), 'audit'));
     } catch (err) {
       db.close();
       throw err;
@@ -113,278 +149,253 @@ export class SqliteAuditStore implements AuditStore {
     // ON CONFLICT (id), not OR IGNORE: only a known id is skipped; OR IGNORE would also skip,
     // silently, a row that breaks a NOT NULL constraint.
     this.#insertEntry = db.prepare(`INSERT INTO audit_entries
-      (id, ts, model, provider, key_id, status, stream, cache_hit, input_tokens, output_tokens, total_tokens, cost_pico, summary, detail, request_body, response_body)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`);
-    this.#insertLabel = db.prepare('INSERT OR IGNORE INTO audit_labels (entry_id, name, value) VALUES (?, ?, ?)');
-    this.#upsertRollup = db.prepare(`INSERT INTO usage_rollup
-      (bucket_hour, dim, value, requests, input_tokens, output_tokens, total_tokens, cost_pico, unpriced_requests)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (dim, bucket_hour, value) DO UPDATE SET
-        requests = requests + excluded.requests,
-        input_tokens = input_tokens + excluded.input_tokens,
-        output_tokens = output_tokens + excluded.output_tokens,
-        total_tokens = total_tokens + excluded.total_tokens,
-        cost_pico = cost_pico + excluded.cost_pico,
-        unpriced_requests = unpriced_requests + excluded.unpriced_requests`);
-    this.#getEntry = db.prepare('SELECT summary, detail, request_body, response_body FROM audit_entries WHERE id = ?');
+      (seq, id, ts, model, provider, key_id, status, input_tokens, output_tokens, total_tokens, cost_pico, labels, off, len)
+      VALUES (${SEQ_OF}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`);
+    this.#getEntry = db.prepare(`SELECT ${PAGE_COLUMNS} FROM audit_entries WHERE id = ?`);
     this.#rollupByValue = db
       .prepare(`SELECT value, SUM(requests) AS requests, SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens,
         SUM(total_tokens) AS total_tokens, SUM(cost_pico) AS cost_pico, SUM(unpriced_requests) AS unpriced_requests
         FROM usage_rollup WHERE dim = ? AND bucket_hour >= ? AND bucket_hour < ? GROUP BY value`)
       .safeIntegers(true);
-    const raw = (value: string): Statement =>
-      db.prepare(`SELECT ${value} AS value, ${SUMS} FROM audit_entries e WHERE e.ts >= ? AND e.ts < ? GROUP BY 1`).safeIntegers(true);
+    const raw = (value: string): Statement => db.prepare(`SELECT ${value} AS value, ${SUMS} FROM audit_entries e WHERE ${IN_WINDOW} GROUP BY 1`).safeIntegers(true);
     this.#rawByValue = { key: raw(RAW_VALUE.key), model: raw(RAW_VALUE.model), provider: raw(RAW_VALUE.provider) };
-    this.#rawByLabel = db
-      // CROSS JOIN keeps the entries (by time) as the outer loop: left to itself the planner
-      // walks every row of the label from the name index, all time long.
-      .prepare(`SELECT l.value AS value, ${SUMS} FROM audit_entries e CROSS JOIN audit_labels l ON l.entry_id = e.seq AND l.name = ?
-        WHERE e.ts >= ? AND e.ts < ? AND l.value <> '' GROUP BY l.value`)
-      .safeIntegers(true);
-    this.#rawAll = db.prepare(`SELECT '' AS value, ${SUMS} FROM audit_entries e WHERE e.ts >= ? AND e.ts < ?`).safeIntegers(true);
+    this.#rawAll = db.prepare(`SELECT '' AS value, ${SUMS} FROM audit_entries e WHERE ${IN_WINDOW}`).safeIntegers(true);
     this.#rawLabelled = db
-      .prepare(`SELECT '' AS value, ${SUMS} FROM audit_entries e WHERE e.ts >= ? AND e.ts < ?
-        AND EXISTS (SELECT 1 FROM audit_labels l WHERE l.entry_id = e.seq AND l.name = ? AND l.value <> '')`)
+      .prepare(`SELECT labels, provider, input_tokens, output_tokens, total_tokens, cost_pico FROM audit_entries e WHERE ${IN_WINDOW} AND labels IS NOT NULL`)
       .safeIntegers(true);
-    // Counting stops at the limit: all it must tell is "fewer than that".
-    this.#countLabel = db.prepare('SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_labels WHERE name = ? AND value = ? LIMIT ?)');
-    // Two rowid seeks (one query with both MIN and MAX would scan the table instead); an
-    // estimate, since purged or ignored rows leave gaps, which is all the choice needs.
-    this.#entryCount = db.prepare('SELECT COALESCE((SELECT MAX(seq) FROM audit_entries) - (SELECT MIN(seq) FROM audit_entries) + 1, 0) AS n');
-    // Both deletes pick the same oldest chunk: they run back to back in one transaction.
-    const chunk = `SELECT seq FROM audit_entries WHERE ts < ? ORDER BY ts, seq LIMIT ${PURGE_CHUNK}`;
-    this.#purgeLabels = db.prepare(`DELETE FROM audit_labels WHERE entry_id IN (${chunk})`);
-    this.#purgeEntries = db.prepare(`DELETE FROM audit_entries WHERE seq IN (${chunk})`);
+    // The oldest chunk first: each holds the write lock for about a millisecond.
+    this.#purgeEntries = db.prepare(`DELETE FROM audit_entries WHERE seq IN (SELECT seq FROM audit_entries WHERE seq < ${SEQ_OF} ORDER BY seq LIMIT ${PURGE_CHUNK})`);
+    this.#rowsOfDay = db.prepare(`SELECT 1 FROM audit_entries WHERE seq >= ${SEQ_OF} AND seq < ${SEQ_OF} LIMIT 1`).pluck();
+    this.#pageRows = new PageRows(db);
+    this.#rollups = new HourlyRollups(db);
 
-    this.#insertBatch = db.transaction((entries: readonly AuditEntry[]) => this.#insertAll(entries));
-    this.#purgeChunk = db.transaction((ts: number) => {
-      this.#purgeLabels.run(ts);
-      return this.#purgeEntries.run(ts).changes;
+    const last = db.prepare(`SELECT ${TS_OF_SEQ} AS ts, ${N_OF_SEQ} AS n FROM audit_entries ORDER BY seq DESC LIMIT 1`).get() as SeqPosition | undefined;
+    const highestN = db.prepare(`SELECT MAX(seq) - ${SEQ_OF} FROM audit_entries WHERE seq >= ${SEQ_OF} AND seq < ${SEQ_OF}`).pluck();
+    this.#sequence = new EntrySequence(last ?? null, (ts) => highestN.get(ts, 0, ts, 0, ts + 1, 0) as number | null);
+    this.#insertBatch = db.transaction((records: readonly EntryRecord[], at: readonly number[], sizes: readonly number[], rollups: InsertRollups | null, also: (() => void) | null) => {
+      try {
+        this.#insertRows(records, at, sizes, rollups);
+        also?.();
+      } finally {
+        this.#sequence.endBatch();
+      }
     });
+    try {
+      // Version 1 counted its entries in the rollups already.
+      moveV1Rows(db, (records, also) => this.#write(records, null, also));
+    } catch (err) {
+      this.close();
+      throw err;
+    }
   }
 
-  insert(entries: readonly AuditEntry[]): void {
+  insert(entries: readonly StorableEntry[]): void {
     this.#open();
-    if (entries.length > 0) this.#insertBatch(entries);
+    if (entries.length === 0) return;
+    const rollups: InsertRollups = { now: null, afterCommit: null };
+    this.#write(entries.map(asRecord), rollups, null);
+    this.#rollups.committed(rollups);
   }
 
   get(id: string): AuditEntry | null {
     this.#open();
-    const row = this.#getEntry.get(id) as FullRow | undefined;
+    const row = this.#getEntry.get(id) as PageRow | undefined;
     if (row === undefined) return null;
-    const summary = JSON.parse(row.summary) as AuditSummary;
-    const detail = JSON.parse(row.detail) as EntryDetail;
-    return {
-      ...summary,
-      request_headers: detail.request_headers,
-      request_body: row.request_body,
-      request_body_truncated: detail.request_body_truncated,
-      response_body: row.response_body,
-      response_body_truncated: detail.response_body_truncated,
-      usage: detail.usage,
-      cost: detail.cost,
-      attempts: detail.attempts,
-    };
+    const bytes = Buffer.allocUnsafe(row.len);
+    const read = this.#files.read(dayOf(row.ts), row.off, row.len, bytes);
+    const head = readHead(bytes, 0, read);
+    const columns = columnsOf(row);
+    if (head === null || head.id !== row.id) return entryFromRecord(columns, LOST_DETAIL, null, null);
+    const requestStart = head.headLength;
+    const responseStart = requestStart + Math.max(head.requestLength, 0);
+    if (responseStart + Math.max(head.responseLength, 0) > read) return entryFromRecord(columns, LOST_DETAIL, null, null);
+    return entryFromRecord(
+      columns,
+      head.detail,
+      head.requestLength < 0 ? null : bytes.toString('utf8', requestStart, responseStart),
+      head.responseLength < 0 ? null : bytes.toString('utf8', responseStart, responseStart + head.responseLength),
+    );
   }
 
   query(filter: AuditFilter, cursor: string | null, limit: number): AuditPage {
     this.#open();
-    const where: string[] = [];
-    const params: Array<string | number> = [];
-    if (filter.model !== undefined) {
-      where.push('e.model = ?');
-      params.push(filter.model);
-    }
-    if (filter.provider !== undefined) {
-      where.push('e.provider = ?');
-      params.push(filter.provider);
-    }
-    if (filter.key !== undefined) {
-      where.push('e.key_id = ?');
-      params.push(filter.key);
-    }
-    if (filter.status !== undefined) {
-      const [low, high] = filter.status;
-      if (low === high) {
-        where.push('e.status = ?');
-        params.push(low);
-      } else {
-        where.push('e.status BETWEEN ? AND ?');
-        params.push(low, high);
+    const before = cursor === null ? null : decodeCursor(cursor);
+    // One row more than asked says whether another page exists.
+    const wanted = limit + 1;
+    const search = filter.q === undefined ? null : new BodySearch(filter.q, this.#files);
+    const rows: PageRow[] = [];
+    scan: for (const batch of this.#pageRows.rows(filter, before, search === null ? wanted : SEARCH_BATCH, this.#rollups.until)) {
+      for (const row of batch) {
+        if (search !== null && !search.matches(dayOf(row.ts), row.off, row.len)) continue;
+        rows.push(row);
+        if (rows.length === wanted) break scan;
       }
     }
-    if (filter.from !== undefined) {
-      where.push('e.ts >= ?');
-      params.push(filter.from);
-    }
-    if (filter.to !== undefined) {
-      where.push('e.ts < ?');
-      params.push(filter.to);
-    }
-    const labels = filter.labels ?? [];
-    const rare = this.#rarestLabel(labels, limit);
-    for (const label of labels) {
-      // A rare label drives the query from its few rows (then sorts them); a common one is
-      // checked row by row while walking newest first, which stops after a page.
-      if (label === rare) where.push('e.seq IN (SELECT entry_id FROM audit_labels WHERE name = ? AND value = ?)');
-      else where.push('EXISTS (SELECT 1 FROM audit_labels l WHERE l.entry_id = e.seq AND l.name = ? AND l.value = ?)');
-      params.push(label.name, label.value);
-    }
-    if (filter.q !== undefined) {
-      const pattern = `%${escapeLike(filter.q)}%`;
-      where.push("(e.request_body LIKE ? ESCAPE '\\' OR e.response_body LIKE ? ESCAPE '\\')");
-      params.push(pattern, pattern);
-    }
-    if (cursor !== null) {
-      const after = decodeCursor(cursor);
-      where.push('(e.ts, e.seq) < (?, ?)');
-      params.push(after.ts, after.seq);
-    }
-    // One row more than asked says whether another page exists.
-    params.push(limit + 1);
-    // The page's row numbers first, its summaries after: when the filter needs a sort (a
-    // status class, a rare label) only (ts, seq) pairs are sorted, not every summary text.
-    const sql = `SELECT seq, ts, summary FROM audit_entries WHERE seq IN (
-        SELECT e.seq FROM audit_entries e ${where.length > 0 ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY e.ts DESC, e.seq DESC LIMIT ?
-      ) ORDER BY ts DESC, seq DESC`;
-    const rows = this.#pageStatement(sql).all(...params) as PageRow[];
     const more = rows.length > limit;
     if (more) rows.pop();
     const last = rows[rows.length - 1];
     return {
-      data: rows.map((r) => JSON.parse(r.summary) as AuditSummary),
-      next_cursor: more && last !== undefined ? encodeCursor({ ts: last.ts, seq: last.seq }) : null,
+      data: rows.map((row) => this.#summary(row)),
+      next_cursor: more && last !== undefined ? encodeCursor({ ts: last.ts, n: last.n }) : null,
     };
   }
 
   usage(groupBy: UsageGroupBy, from: number, to: number): UsageRow[] {
     this.#open();
-    const window = splitWindow(from, to);
+    const window = splitWindow(from, to, this.#rollups.until);
     const sum = new UsageSum();
     const label = groupBy.startsWith('label:') ? groupBy.slice('label:'.length) : null;
     if (label === '' || (label === null && !Object.hasOwn(RAW_VALUE, groupBy))) throw new Error(`cannot group usage by '${groupBy}'`);
     if (window.hours !== null) addRows(sum, this.#rollupByValue.all(groupBy, window.hours[0], window.hours[1]) as SumRow[]);
+    if (label === null) {
+      const statement = this.#rawByValue[groupBy as 'key' | 'model' | 'provider'];
+      for (const [start, end] of window.raw) addRows(sum, statement.all(start, 0, end, 0) as SumRow[]);
+      return sum.sorted();
+    }
+    // Calls without the label: the window's totals minus the entries carrying it.
+    const all = this.#rolledUp(ALL_DIM, window);
+    const labelled = this.#rolledUp(labelledDim(label), window);
     for (const [start, end] of window.raw) {
-      const rows = label !== null ? this.#rawByLabel.all(label, start, end) : this.#rawByValue[groupBy as 'key' | 'model' | 'provider'].all(start, end);
-      addRows(sum, rows as SumRow[]);
+      addRows(all, this.#rawAll.all(start, 0, end, 0) as SumRow[]);
+      this.#addLabelled(sum, labelled, label, start, end);
     }
-    if (label !== null) {
-      // Calls without the label: the window's totals minus the entries carrying it.
-      const all = this.#totals(ALL_DIM, window, (start, end) => this.#rawAll.all(start, end));
-      const labelled = this.#totals(labelledDim(label), window, (start, end) => this.#rawLabelled.all(start, end, label));
-      sum.addDifference(all, labelled);
-    }
+    sum.addDifference(all.total(), labelled.total());
     return sum.sorted();
   }
 
-  #totals(dim: string, window: UsageWindow, raw: (start: number, end: number) => unknown[]): UsageRow {
-    const sum = new UsageSum();
-    if (window.hours !== null) addRows(sum, this.#rollupByValue.all(dim, window.hours[0], window.hours[1]) as SumRow[]);
-    for (const [start, end] of window.raw) addRows(sum, raw(start, end) as SumRow[]);
-    return sum.total();
+  /** Rolls up the hours that ended ROLL_DELAY_MS ago or more (sqlite-rollups.ts). */
+  maintain(now: number): Promise<void> {
+    this.#open();
+    return this.#rollups.rollUp(now - ROLL_DELAY_MS);
   }
 
   async purgeBefore(ts: number): Promise<number> {
+    // Raw rows are purged only once their hours are in the rollups.
+    await this.#rollups.rollUp(ts);
+    const cutoff = Math.min(ts, this.#rollups.until);
     let deleted = 0;
     for (;;) {
       if (this.#closed) return deleted;
-      const n = this.#purgeChunk(ts);
+      const n = this.#purgeEntries.run(cutoff, 0).changes;
       deleted += n;
-      if (n < PURGE_CHUNK) {
-        // Hourly upkeep: refreshes the planner's statistics when the tables changed enough.
-        if (deleted > 0) this.#db.pragma('optimize');
-        return deleted;
-      }
-      // Each chunk holds the write lock for a few ms; requests run in between.
+      if (n < PURGE_CHUNK) break;
+      // Each chunk holds the write lock for about a millisecond; requests run in between.
       await yieldToLoop();
     }
+    if (this.#closed) return deleted;
+    // Whole days before the cutoff: their rows are gone, so are their files. A row written for
+    // such a day since (a late spill) keeps its file until the next purge.
+    for (const day of this.#files.days()) {
+      const end = (day + 1) * DAY_MS;
+      if (end > cutoff) break;
+      if (this.#rowsOfDay.get(day * DAY_MS, 0, end, 0) === undefined) this.#files.delete(day);
+    }
+    // Hourly upkeep: refreshes the planner's statistics when the tables changed enough.
+    if (deleted > 0) this.#db.pragma('optimize');
+    return deleted;
   }
 
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#rollups.close();
     try {
+      this.#files.close();
       this.#db.pragma('optimize');
     } finally {
       this.#db.close();
     }
   }
 
-  #insertAll(entries: readonly AuditEntry[]): void {
-    const rollup = new RollupBatch();
-    for (const e of entries) {
-      const detail: EntryDetail = {
-        request_headers: e.request_headers,
-        request_body_truncated: e.request_body_truncated,
-        response_body_truncated: e.response_body_truncated,
-        usage: e.usage,
-        cost: e.cost,
-        attempts: e.attempts,
-      };
-      const result = this.#insertEntry.run(
-        e.id,
-        e.ts,
-        modelValue(e) || null,
-        e.provider,
-        e.key_id,
-        e.status,
-        e.stream ? 1 : 0,
-        e.cache_hit ? 1 : 0,
-        e.input_tokens,
-        e.output_tokens,
-        e.total_tokens,
-        e.cost_pico,
-        JSON.stringify(summaryOf(e)),
-        JSON.stringify(detail),
-        e.request_body,
-        e.response_body,
+  /** The batch's bytes to its day's segment (one write per day), then its rows in one transaction. */
+  #write(records: readonly EntryRecord[], rollups: InsertRollups | null, also: (() => void) | null): void {
+    const segments = this.#segments;
+    for (const segment of segments.values()) segment.reset();
+    const at: number[] = new Array<number>(records.length);
+    const sizes: number[] = new Array<number>(records.length);
+    for (let i = 0; i < records.length; i++) {
+      const day = dayOf(records[i]!.ts);
+      let segment = segments.get(day);
+      if (segment === undefined) segments.set(day, (segment = new SegmentBatch(SEGMENT_BATCH_BYTES)));
+      const start = segment.add(records[i]!);
+      at[i] = start;
+      sizes[i] = segment.length - start;
+    }
+    for (const [day, segment] of segments) {
+      // Only the days of the latest batch keep a buffer.
+      if (segment.length === 0) segments.delete(day);
+      else segment.fileOffset = this.#files.append(day, segment.buffer, segment.length);
+    }
+    this.#insertBatch(records, at, sizes, rollups, also);
+  }
+
+  #insertRows(records: readonly EntryRecord[], at: readonly number[], sizes: readonly number[], rollups: InsertRollups | null): void {
+    const segments = this.#segments;
+    const insert = this.#insertEntry;
+    const sequence = this.#sequence;
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i]!;
+      const n = sequence.next(r.ts);
+      const result = insert.run(
+        r.ts,
+        n,
+        r.id,
+        r.ts,
+        modelValue(r) || null,
+        r.provider,
+        r.key_id,
+        r.status,
+        r.input_tokens,
+        r.output_tokens,
+        r.total_tokens,
+        r.cost_pico,
+        labelsText(r.labels),
+        segments.get(dayOf(r.ts))!.fileOffset + at[i]!,
+        sizes[i]!,
       );
       // Already stored (a retried batch, a re-ingested spill): counted once, not twice.
-      if (result.changes === 0) continue;
-      const seq = result.lastInsertRowid;
-      const labels = e.labels;
-      for (const name in labels) {
-        const value = labels[name]!;
-        if (typeof value === 'string') this.#insertLabel.run(seq, name, value);
-        else for (const v of value) this.#insertLabel.run(seq, name, v);
-      }
-      rollup.add(e);
+      if (result.changes === 0 || rollups === null) continue;
+      this.#rollups.collect(r, n, rollups);
     }
-    for (const c of rollup.cells()) {
-      this.#upsertRollup.run(c.bucketHour, c.dim, c.value, c.requests, c.inputTokens, c.outputTokens, c.totalTokens, c.costPico, c.unpricedRequests);
-    }
+    if (rollups?.now) this.#rollups.write(rollups.now);
   }
 
-  /**
-   * The label filter to start a page from, or null to check every label row by row. Starting
-   * from a label costs about one lookup per entry carrying it plus a sort; walking newest first
-   * costs about (page size x entries / entries carrying it) probes. The first wins below about
-   * sqrt(page x entries / 4) carriers (~3,600 of a million entries for a page of 50).
-   */
-  #rarestLabel(labels: readonly LabelFilter[], limit: number): LabelFilter | null {
-    if (labels.length === 0) return null;
-    const entries = (this.#entryCount.get() as { n: number }).n;
-    let bestCount = Math.max(MIN_RARE_LABEL_ROWS, Math.ceil(Math.sqrt(((limit + 1) * entries) / 4)));
-    let best: LabelFilter | null = null;
-    for (const label of labels) {
-      const count = (this.#countLabel.get(label.name, label.value, bestCount) as { n: number }).n;
-      if (count < bestCount) {
-        best = label;
-        bestCount = count;
-      }
-    }
-    return best;
+  #summary(row: PageRow): AuditSummary {
+    return summaryFromRecord(columnsOf(row), this.#readHead(row)?.detail ?? LOST_DETAIL);
   }
 
-  #pageStatement(sql: string): Statement {
-    let statement = this.#pageStatements.get(sql);
-    if (statement === undefined) {
-      // Filters combine into a bounded set of shapes; the cap only guards against label lists.
-      if (this.#pageStatements.size >= QUERY_CACHE_LIMIT) this.#pageStatements.clear();
-      statement = this.#db.prepare(sql);
-      this.#pageStatements.set(sql, statement);
+  /** The head of a row's record, or null when its bytes are not there (or not its own). */
+  #readHead(row: PageRow): RecordHead | null {
+    const day = dayOf(row.ts);
+    let bytes = this.#head;
+    let read = this.#files.read(day, row.off, Math.min(row.len, bytes.length), bytes);
+    let head = readHead(bytes, 0, read);
+    if (head === null && read === bytes.length && row.len > bytes.length) {
+      bytes = Buffer.allocUnsafe(row.len);
+      read = this.#files.read(day, row.off, row.len, bytes);
+      head = readHead(bytes, 0, read);
     }
-    return statement;
+    return head !== null && head.id === row.id ? head : null;
+  }
+
+  #rolledUp(dim: string, window: UsageWindow): UsageSum {
+    const sum = new UsageSum();
+    if (window.hours !== null) addRows(sum, this.#rollupByValue.all(dim, window.hours[0], window.hours[1]) as SumRow[]);
+    return sum;
+  }
+
+  /** Raw rows carrying `label` in [start, end): each value, and once per entry in `labelled`. */
+  #addLabelled(sum: UsageSum, labelled: UsageSum, label: string, start: number, end: number): void {
+    for (const row of this.#rawLabelled.iterate(start, 0, end, 0) as IterableIterator<LabelledRow>) {
+      const value = (JSON.parse(row.labels) as AuditEntry['labels'])[label];
+      if (value === undefined) continue;
+      const input = Number(row.input_tokens);
+      const output = Number(row.output_tokens);
+      const total = Number(row.total_tokens);
+      const cost = row.cost_pico ?? 0n;
+      const unpriced = row.cost_pico === null && row.provider !== null ? 1 : 0;
+      if (forEachLabelValue(value, (v) => sum.add(v, 1, input, output, total, cost, unpriced))) labelled.add(null, 1, input, output, total, cost, unpriced);
+    }
   }
 
   #open(): void {
@@ -398,7 +409,22 @@ function addRows(sum: UsageSum, rows: readonly SumRow[]): void {
   }
 }
 
-/** A LIKE pattern matching `text` literally (with ESCAPE '\'). */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, '\\$&');
+function columnsOf(row: PageRow): RecordColumns {
+  return {
+    id: row.id,
+    ts: row.ts,
+    provider: row.provider,
+    key_id: row.key_id,
+    status: row.status,
+    input_tokens: row.input_tokens,
+    output_tokens: row.output_tokens,
+    total_tokens: row.total_tokens,
+    cost_pico: row.cost_pico,
+    labels: row.labels === null ? {} : (JSON.parse(row.labels) as AuditEntry['labels']),
+  };
+}
+
+function labelsText(labels: AuditEntry['labels']): string | null {
+  for (const _ in labels) return JSON.stringify(labels);
+  return null;
 }

@@ -2,6 +2,7 @@
 // will implement the same contract, so everything dialect-specific stays behind it. Methods
 // may return promises; callers always await them.
 import type { AuditEntry, AuditSummary } from './entry.js';
+import type { StorableEntry } from './entry-record.js';
 
 /** `key`, `model`, `provider` or `label:<name>`. */
 export type UsageGroupBy = 'key' | 'model' | 'provider' | `label:${string}`;
@@ -52,9 +53,11 @@ export interface UsageRow {
 export interface AuditStore {
   /**
    * Stores a batch atomically, rollups included. Idempotent: an entry whose id is already
-   * stored is skipped (and not counted again), so a batch may be retried safely.
+   * stored is skipped (and not counted again), so a batch may be retried safely. Takes the
+   * writer's records (entry-record.ts: columns, one detail JSON, bodies as bytes) or whole
+   * entries (asRecord() turns one into the other).
    */
-  insert(entries: readonly AuditEntry[]): void | Promise<void>;
+  insert(entries: readonly StorableEntry[]): void | Promise<void>;
   get(id: string): AuditEntry | null | Promise<AuditEntry | null>;
   /** One page, newest first; a cursor not made by this store is a 400 (GatewayError, param cursor). */
   query(filter: AuditFilter, cursor: string | null, limit: number): AuditPage | Promise<AuditPage>;
@@ -62,6 +65,8 @@ export interface AuditStore {
   usage(groupBy: UsageGroupBy, from: number, to: number): UsageRow[] | Promise<UsageRow[]>;
   /** Deletes raw entries (and their labels) started before `ts`; rollups stay. Returns how many. */
   purgeBefore(ts: number): number | Promise<number>;
+  /** Periodic upkeep, if the store needs any (SQLite rolls up finished hours); called every minute. */
+  maintain?(now: number): void | Promise<void>;
   close(): void | Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 // Exact usage over any [from, to): whole UTC hours come from the rollups, the partial hours at
-// either edge from the raw entries. Dialect-neutral: stores supply the two kinds of sums, this
-// file splits the window and adds the parts up.
+// either edge (and whole hours not rolled up yet) from the raw entries. Dialect-neutral: stores
+// supply the two kinds of sums, this file splits the window and adds the parts up.
 import { HOUR_MS, NO_VALUE } from './rollup.js';
 import type { UsageRow } from './store.js';
 
@@ -11,9 +11,10 @@ export interface UsageWindow {
   raw: ReadonlyArray<readonly [number, number]>;
 }
 
-export function splitWindow(from: number, to: number): UsageWindow {
+/** `rolledUntil`: the rollups hold every hour before it (an hour boundary), none after. */
+export function splitWindow(from: number, to: number, rolledUntil: number = Infinity): UsageWindow {
   const first = Math.ceil(from / HOUR_MS) * HOUR_MS;
-  const last = Math.floor(to / HOUR_MS) * HOUR_MS;
+  const last = Math.min(Math.floor(to / HOUR_MS) * HOUR_MS, Math.max(first, rolledUntil));
   if (first >= last) return { hours: null, raw: from < to ? [[from, to]] : [] };
   const raw: Array<readonly [number, number]> = [];
   if (from < first) raw.push([from, first]);

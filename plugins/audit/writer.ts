@@ -8,7 +8,7 @@
 //   - close() writes everything still queued (or spills it if the store refuses) before it returns.
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from '../../core/logger.js';
-import type { AuditEntry } from './entry.js';
+import type { StorableEntry } from './entry-record.js';
 import { spilledTotal, trackQueue } from './metrics.js';
 import type { SpillFile } from './spill.js';
 import type { AuditStore } from './store.js';
@@ -16,8 +16,8 @@ import type { AuditStore } from './store.js';
 export interface WriterOptions<C> {
   store: AuditStore;
   spill: SpillFile;
-  /** Turns a capture into the stored entry (serialisation happens here, at flush time). */
-  materialize: (captured: C) => AuditEntry;
+  /** Turns a capture into what the store takes (serialisation happens here, at flush time). */
+  materialize: (captured: C) => StorableEntry;
   batchSize: number;
   flushIntervalMs: number;
   maxQueue: number;
@@ -32,7 +32,7 @@ const INGEST_RETRY_MS = 60_000;
 export class AuditWriter<C> {
   readonly #store: AuditStore;
   readonly #spill: SpillFile;
-  readonly #materialize: (captured: C) => AuditEntry;
+  readonly #materialize: (captured: C) => StorableEntry;
   readonly #batchSize: number;
   readonly #intervalMs: number;
   readonly #maxQueue: number;
@@ -55,7 +55,7 @@ export class AuditWriter<C> {
   /** Captured by requests, not yet serialised. */
   #captured: C[] = [];
   /** Serialised entries whose write failed, oldest first: retried before newer ones. */
-  #ready: AuditEntry[] = [];
+  #ready: StorableEntry[] = [];
   /** Captures beyond max_queue, about to be appended to the spill file. */
   #overflow: C[] = [];
   #overflowScheduled = false;
@@ -157,7 +157,7 @@ export class AuditWriter<C> {
     return true;
   }
 
-  #takeBatch(): AuditEntry[] {
+  #takeBatch(): StorableEntry[] {
     const batch = this.#ready.length > 0 ? this.#ready.splice(0, this.#batchSize) : [];
     const room = this.#batchSize - batch.length;
     if (room > 0 && this.#captured.length > 0) {
@@ -166,8 +166,8 @@ export class AuditWriter<C> {
     return batch;
   }
 
-  #materializeAll(captured: readonly C[]): AuditEntry[] {
-    const out: AuditEntry[] = [];
+  #materializeAll(captured: readonly C[]): StorableEntry[] {
+    const out: StorableEntry[] = [];
     for (const c of captured) {
       try {
         out.push(this.#materialize(c));
@@ -179,7 +179,7 @@ export class AuditWriter<C> {
     return out;
   }
 
-  #writeFailed(batch: AuditEntry[], err: unknown): void {
+  #writeFailed(batch: StorableEntry[], err: unknown): void {
     this.#failing = true;
     this.#ready = batch.concat(this.#ready);
     const now = Date.now();
@@ -198,7 +198,7 @@ export class AuditWriter<C> {
     if (!this.#closed && this.#timer === null) this.#timer = setTimeout(this.#onTimer, this.#retryMs).unref();
   }
 
-  async #spillEntries(entries: AuditEntry[]): Promise<void> {
+  async #spillEntries(entries: StorableEntry[]): Promise<void> {
     if (entries.length === 0) return;
     spilledTotal.inc(entries.length);
     this.#spilledSinceWarning += entries.length;
@@ -222,7 +222,7 @@ export class AuditWriter<C> {
   #startIngest(): void {
     // After a failed ingest, wait before the next try: writes succeed every 100 ms under load.
     if (this.#ingesting !== null || Date.now() < this.#nextIngestAt) return;
-    const insert = (batch: AuditEntry[]): void | Promise<void> => this.#store.insert(batch);
+    const insert = (batch: StorableEntry[]): void | Promise<void> => this.#store.insert(batch);
     this.#ingesting = this.#spill.ingest(insert, this.#batchSize).then(
       (result) => {
         if (result.ingested > 0) this.#logger.info(`audit: re-ingested ${result.ingested} spilled entries`);
