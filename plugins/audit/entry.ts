@@ -12,7 +12,7 @@ import { parseDecimal, toPicos } from '../pricing/money.js';
 import { requestBody, responseBody } from './body-text.js';
 import { entryOf } from './entry-record.js';
 import type { EntryRecord, RecordDetail } from './entry-record.js';
-import { redactHeaders } from './redact.js';
+import { detailText } from './record-detail.js';
 
 export interface AuditError {
   type: string;
@@ -157,7 +157,7 @@ export function recordOf(c: CapturedEntry, options: MaterializeOptions): EntryRe
   const response = responseBody(c.responseBody ?? (error !== null && c.status === error.status ? error.toEnvelope() : null), options.maxBodyBytes);
   const usage = c.usage;
   const cost = c.cost;
-  const pico = costPicos(cost);
+  const pico = costPicoNumber(cost);
   const target = c.target;
   const resolved = target === null ? null : target.id;
   const provider = target === null ? null : target.provider.name;
@@ -178,7 +178,8 @@ export function recordOf(c: CapturedEntry, options: MaterializeOptions): EntryRe
     cost_usd: pico === null || cost === null ? null : cost.total_usd,
     cost_source: cost === null ? null : cost.source,
     error: error === null ? null : { type: error.type, code: error.code, message: error.message, status: error.status, provider: error.provider },
-    request_headers: redactHeaders(c.headers),
+    // Redacted as it is serialised, below.
+    request_headers: c.headers as AuditEntry['request_headers'],
     request_body_truncated: request.truncated,
     response_body_truncated: response.truncated,
     usage,
@@ -196,9 +197,9 @@ export function recordOf(c: CapturedEntry, options: MaterializeOptions): EntryRe
     input_tokens: int(usage?.input_tokens),
     output_tokens: int(usage?.output_tokens),
     total_tokens: int(usage?.total_tokens),
-    cost_pico: pico === null ? null : Number(pico),
+    cost_pico: pico,
     labels: c.labels,
-    detail: JSON.stringify(detail),
+    detail: detailText(detail, c.headers),
     request_body: request.body,
     response_body: response.body,
   };
@@ -209,11 +210,24 @@ export function materialize(c: CapturedEntry, options: MaterializeOptions): Audi
   return entryOf(recordOf(c, options));
 }
 
+const INTEGER = /^-?\d+$/;
+// Up to 15 digits a double holds the integer exactly: no BigInt needed on the way to a number.
+const SAFE_INTEGER = /^-?\d{1,15}$/;
+
+/** The exact cost in picodollars as a number (the stored form), or null when unknown. */
+export function costPicoNumber(cost: CostResult | null): number | null {
+  if (cost === null || cost.total_usd === null) return null;
+  const pico = cost['pico_usd'];
+  if (typeof pico === 'string' && SAFE_INTEGER.test(pico)) return Number(pico);
+  const exact = costPicos(cost);
+  return exact === null ? null : Number(exact);
+}
+
 /** The exact cost in picodollars, or null when unknown. */
 export function costPicos(cost: CostResult | null): bigint | null {
   if (cost === null || cost.total_usd === null) return null;
   const pico = cost['pico_usd'];
-  if (typeof pico === 'string' && /^-?\d+$/.test(pico)) return BigInt(pico);
+  if (typeof pico === 'string' && INTEGER.test(pico)) return BigInt(pico);
   // A CostResult from elsewhere than the pricing plugin may carry the decimal total only.
   return toPicos(parseDecimal(cost.total_usd));
 }

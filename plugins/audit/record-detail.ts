@@ -1,0 +1,122 @@
+// A record's detail (entry-record.ts) as stored: one JSON array with fixed positions, not an
+// object. Most of what JSON.stringify spends on an entry goes to property keys (~100 ns each
+// here), and an array has none: the detail's own fields, the neutral usage counts, the error
+// and the attempts are positional; what has no fixed shape (headers, the provider's raw usage,
+// the cost breakdown) stays as objects. Positions only ever get appended to.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Attempt } from '../../core/context.js';
+import type { Usage } from '../../core/types/usage.js';
+import type { AuditEntry, AuditError } from './entry.js';
+import type { RecordDetail } from './entry-record.js';
+import { stringifyRedacting } from './redact.js';
+
+const FIELDS = 21;
+
+/**
+ * The detail's JSON text. `unredacted`: the original headers `d.request_headers` points at,
+ * redacted as they are serialised (entry.ts passes the request's own, uncopied).
+ */
+export function detailText(d: RecordDetail, unredacted: IncomingHttpHeaders | null): string {
+  const encoded = [
+    d.duration_ms,
+    d.ttfb_ms,
+    d.method,
+    d.route,
+    d.operation,
+    d.model,
+    d.resolved_model,
+    d.provider_model,
+    d.key_name,
+    d.client_ip,
+    d.stream,
+    d.cache_hit,
+    d.cost_usd,
+    d.cost_source,
+    d.error === null ? null : [d.error.type, d.error.code, d.error.message, d.error.status, d.error.provider],
+    d.request_headers,
+    d.request_body_truncated,
+    d.response_body_truncated,
+    d.usage === null ? null : usageArray(d.usage),
+    d.cost,
+    attemptsArray(d.attempts),
+  ];
+  return unredacted === null ? JSON.stringify(encoded) : stringifyRedacting(unredacted, encoded);
+}
+
+/** The detail a parsed detailText() stands for, or null when it is not one. */
+export function detailOf(value: unknown): RecordDetail | null {
+  if (!Array.isArray(value) || value.length < FIELDS) return null;
+  const v = value as unknown[];
+  const error = v[14] as [string, string | null, string, number, string | null] | null;
+  return {
+    duration_ms: v[0] as number | null,
+    ttfb_ms: v[1] as number | null,
+    method: v[2] as string,
+    route: v[3] as string,
+    operation: v[4] as string | null,
+    model: v[5] as string | null,
+    resolved_model: v[6] as string | null,
+    provider_model: v[7] as string | null,
+    key_name: v[8] as string | null,
+    client_ip: v[9] as string | null,
+    stream: v[10] as boolean,
+    cache_hit: v[11] as boolean,
+    cost_usd: v[12] as string | null,
+    cost_source: v[13] as string | null,
+    error: error === null ? null : errorOf(error),
+    request_headers: v[15] as AuditEntry['request_headers'],
+    request_body_truncated: v[16] as boolean,
+    response_body_truncated: v[17] as boolean,
+    usage: v[18] === null ? null : usageOf(v[18] as unknown[]),
+    cost: v[19] as AuditEntry['cost'],
+    attempts: (v[20] as Array<[string, string, number, string | null, number]>).map(attemptOf),
+  };
+}
+
+// The neutral counts in order, then provider_cost_usd (null: none), then raw when there is one
+// (a raw null is kept: it is the array's length that says whether raw was there).
+function usageArray(u: Usage): unknown[] {
+  const out: unknown[] = [
+    u.input_tokens,
+    u.output_tokens,
+    u.total_tokens,
+    u.cached_input_tokens,
+    u.cache_write_tokens,
+    u.reasoning_tokens,
+    u.audio_input_tokens,
+    u.audio_output_tokens,
+    u.provider_cost_usd ?? null,
+  ];
+  if (u.raw !== undefined) out.push(u.raw);
+  return out;
+}
+
+function usageOf(a: unknown[]): Usage {
+  const usage: Usage = {
+    input_tokens: a[0] as number,
+    output_tokens: a[1] as number,
+    total_tokens: a[2] as number,
+    cached_input_tokens: a[3] as number,
+    cache_write_tokens: a[4] as number,
+    reasoning_tokens: a[5] as number,
+    audio_input_tokens: a[6] as number,
+    audio_output_tokens: a[7] as number,
+  };
+  if (a[8] !== null) usage.provider_cost_usd = a[8] as number;
+  if (a.length > 9) usage.raw = a[9];
+  return usage;
+}
+
+function attemptsArray(attempts: readonly Attempt[]): unknown[] {
+  const out: unknown[] = [];
+  for (const a of attempts) out.push([a.provider, a.model, a.status, a.error, a.duration_ms]);
+  return out;
+}
+
+function attemptOf(a: [string, string, number, string | null, number]): Attempt {
+  return { provider: a[0], model: a[1], status: a[2], error: a[3], duration_ms: a[4] };
+}
+
+function errorOf(e: [string, string | null, string, number, string | null]): AuditError {
+  return { type: e[0], code: e[1], message: e[2], status: e[3], provider: e[4] };
+}

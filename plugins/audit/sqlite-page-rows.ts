@@ -1,0 +1,150 @@
+// The rows a page of GET /admin/audit is taken from: newest first, read backwards along the
+// rowid (which is the time order, entry-sequence.ts) with the filters checked row by row.
+// Only the rowid is indexed, so a filter on a model, provider, key or label is helped by the
+// rollups instead: a rolled-up hour without a cell for the value holds no matching entry and
+// is skipped with one primary-key lookup, so a rare value costs the hours it appears in, not
+// the whole table. A common value fills the page from the newest rows right away.
+import type { Database, Statement } from 'better-sqlite3';
+import { N_OF_SEQ, SEQ_OF, TS_OF_SEQ } from './entry-sequence.js';
+import type { SeqPosition } from './entry-sequence.js';
+import { HOUR_MS, hourOf } from './rollup.js';
+import type { AuditFilter } from './store.js';
+
+export interface PageRow {
+  ts: number;
+  n: number;
+  id: string;
+  provider: string | null;
+  key_id: string | null;
+  status: number;
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  cost_pico: number | null;
+  /** JSON text, null for none. */
+  labels: string | null;
+  off: number;
+  len: number;
+}
+
+export const PAGE_COLUMNS = `${TS_OF_SEQ} AS ts, ${N_OF_SEQ} AS n, id, provider, key_id, status, input_tokens, output_tokens, total_tokens, cost_pico, labels, off, len`;
+
+// Filters combine into a bounded set of shapes; the cap only guards against long label lists.
+const STATEMENT_CACHE_LIMIT = 256;
+
+// A label matches when its value, or one of its values, is the one asked for. instr() first:
+// most rows are rejected without parsing their JSON.
+const LABEL_MATCH = `(labels IS NOT NULL AND instr(labels, ?) > 0 AND EXISTS (SELECT 1 FROM json_each(labels) l WHERE l.key = ?
+  AND (l.type = 'text' AND l.value = ? OR l.type = 'array' AND EXISTS (SELECT 1 FROM json_each(l.value) v WHERE v.type = 'text' AND v.value = ?))))`;
+
+interface Where {
+  sql: string;
+  params: Array<string | number>;
+  /** Rollup cells (dim, value) every matching entry's hour has. */
+  cells: Array<[string, string]>;
+}
+
+export class PageRows {
+  readonly #db: Database;
+  readonly #statements = new Map<string, Statement>();
+  readonly #first: Statement;
+  readonly #last: Statement;
+  readonly #hasCell: Statement;
+
+  constructor(db: Database) {
+    this.#db = db;
+    this.#first = db.prepare(`SELECT ${TS_OF_SEQ} AS ts, ${N_OF_SEQ} AS n FROM audit_entries ORDER BY seq LIMIT 1`);
+    this.#last = db.prepare(`SELECT ${TS_OF_SEQ} AS ts, ${N_OF_SEQ} AS n FROM audit_entries ORDER BY seq DESC LIMIT 1`);
+    this.#hasCell = db.prepare('SELECT 1 FROM usage_rollup WHERE dim = ? AND bucket_hour = ? AND value = ?').pluck();
+  }
+
+  /**
+   * Batches (of up to `batch` rows) of the entries matching every filter but `q`, newest first,
+   * strictly older than `before`. Stop pulling once the page is full.
+   */
+  *rows(filter: AuditFilter, before: SeqPosition | null, batch: number, rolledUntil: number): Generator<PageRow[]> {
+    const first = this.#first.get() as SeqPosition | undefined;
+    const last = this.#last.get() as SeqPosition | undefined;
+    if (first === undefined || last === undefined) return;
+    // Positions [low, high): from inclusive; to, and the cursor, exclusive.
+    let high: SeqPosition = { ts: last.ts, n: last.n + 1 };
+    if (filter.to !== undefined) high = earlier(high, { ts: filter.to, n: 0 });
+    if (before !== null) high = earlier(high, before);
+    const low = filter.from === undefined ? first : later(first, { ts: filter.from, n: 0 });
+    const where = whereOf(filter);
+    const statement = this.#statement(where.sql);
+    if (where.cells.length === 0) {
+      yield* this.#range(statement, where.params, low, high, batch);
+      return;
+    }
+    for (let hour = hourOf(high.ts); hour >= hourOf(low.ts); hour -= HOUR_MS) {
+      // Hours not rolled up yet have no cells to tell: they are read.
+      if (hour < rolledUntil && !where.cells.every(([dim, value]) => this.#hasCell.get(dim, hour, value) !== undefined)) continue;
+      yield* this.#range(statement, where.params, later(low, { ts: hour, n: 0 }), earlier(high, { ts: hour + HOUR_MS, n: 0 }), batch);
+    }
+  }
+
+  *#range(statement: Statement, params: ReadonlyArray<string | number>, low: SeqPosition, high: SeqPosition, batch: number): Generator<PageRow[]> {
+    if (earlier(high, low) === high) return;
+    let to = high;
+    for (;;) {
+      const rows = statement.all(low.ts, low.n, to.ts, to.n, ...params, batch) as PageRow[];
+      if (rows.length > 0) yield rows;
+      if (rows.length < batch) return;
+      const oldest = rows[rows.length - 1]!;
+      to = { ts: oldest.ts, n: oldest.n };
+    }
+  }
+
+  #statement(where: string): Statement {
+    let statement = this.#statements.get(where);
+    if (statement === undefined) {
+      if (this.#statements.size >= STATEMENT_CACHE_LIMIT) this.#statements.clear();
+      statement = this.#db.prepare(`SELECT ${PAGE_COLUMNS} FROM audit_entries WHERE seq >= ${SEQ_OF} AND seq < ${SEQ_OF}${where} ORDER BY seq DESC LIMIT ?`);
+      this.#statements.set(where, statement);
+    }
+    return statement;
+  }
+}
+
+function earlier(a: SeqPosition, b: SeqPosition): SeqPosition {
+  return a.ts < b.ts || (a.ts === b.ts && a.n <= b.n) ? a : b;
+}
+
+function later(a: SeqPosition, b: SeqPosition): SeqPosition {
+  return earlier(a, b) === a ? b : a;
+}
+
+function whereOf(filter: AuditFilter): Where {
+  let sql = '';
+  const params: Array<string | number> = [];
+  const cells: Array<[string, string]> = [];
+  if (filter.model !== undefined) {
+    sql += ' AND model = ?';
+    params.push(filter.model);
+    cells.push(['model', filter.model]);
+  }
+  if (filter.provider !== undefined) {
+    sql += ' AND provider = ?';
+    params.push(filter.provider);
+    cells.push(['provider', filter.provider]);
+  }
+  if (filter.key !== undefined) {
+    sql += ' AND key_id = ?';
+    params.push(filter.key);
+    cells.push(['key', filter.key]);
+  }
+  if (filter.status !== undefined) {
+    const [lowest, highest] = filter.status;
+    sql += lowest === highest ? ' AND status = ?' : ' AND status BETWEEN ? AND ?';
+    params.push(lowest);
+    if (lowest !== highest) params.push(highest);
+  }
+  for (const label of filter.labels ?? []) {
+    sql += ` AND ${LABEL_MATCH}`;
+    params.push(JSON.stringify(label.value), label.name, label.value, label.value);
+    // Rollups count no empty value: such a filter is checked row by row only.
+    if (label.value !== '') cells.push([`label:${label.name}`, label.value]);
+  }
+  return { sql, params, cells };
+}
