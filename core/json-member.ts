@@ -30,19 +30,22 @@ export function lastObjectMember(raw: Buffer, key: string): unknown {
   while (i < raw.length && isSpace(raw[i]!)) i++;
   if (raw[i] === 0x6e /* n */) return raw.toString('latin1', i, i + 4) === 'null' ? null : undefined;
   if (raw[i] !== OPEN_BRACE) return undefined;
+  // Latin-1 maps each byte to one char, so positions match the bytes; a string is scanned far
+  // faster than a Buffer indexed byte by byte.
   const start = i;
+  const tail = raw.toString('latin1', start);
   let depth = 0;
   let inString = false;
-  for (; i < raw.length; i++) {
-    const c = raw[i]!;
+  for (let j = 0; j < tail.length; j++) {
+    const c = tail.charCodeAt(j);
     if (inString) {
-      if (c === BACKSLASH) i++;
+      if (c === BACKSLASH) j++;
       else if (c === QUOTE) inString = false;
     } else if (c === QUOTE) inString = true;
     else if (c === OPEN_BRACE) depth++;
     else if (c === CLOSE_BRACE && --depth === 0) {
       try {
-        return JSON.parse(raw.toString('utf8', start, i + 1));
+        return JSON.parse(raw.toString('utf8', start, start + j + 1));
       } catch {
         return undefined;
       }
