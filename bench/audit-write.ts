@@ -1,10 +1,11 @@
 // What the audit log costs per request once captured: the writer and the SQLite store, fed
 // realistic captures (bench/audit-captures.ts) at a steady rate, as a busy gateway feeds them.
 // Prints the CPU per entry (process.cpuUsage: every thread of the process) and the longest
-// event-loop pause (monitorEventLoopDelay). Building the captures is the gateway's work, not
-// the audit's: the same feed is also run into a sink that drops them, and that CPU is
-// subtracted. Rounds alternate the two feeds; medians are printed, since a shared VM's speed
-// drifts by a fifth from one second to the next.
+// event-loop pause (monitorEventLoopDelay). Building the requests is the gateway's work, not
+// the audit's: the same feed is also run into a sink that drops each request at once, and its
+// CPU is subtracted, so the audit's share includes its capture, its queue and what holding the
+// captures until a flush costs the garbage collector. Rounds alternate the two feeds; medians
+// are printed, since a shared VM's speed drifts by a fifth from one second to the next.
 //
 // Run: node --import tsx bench/audit-write.ts [--entries 20000] [--rate 5000] [--rounds 3] [--scenario all|chat|chat-stream|sdk]
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -16,10 +17,9 @@ import { parseArgs } from 'node:util';
 import type { RequestContext } from '../core/context.js';
 import { recordOf, toEntry } from '../plugins/audit/entry.js';
 import type { CapturedEntry } from '../plugins/audit/entry.js';
-import { DB_FILE } from '../plugins/audit/index.js';
+import { openAuditStore } from '../plugins/audit/index.js';
 import { auditSchema } from '../plugins/audit/schema.js';
 import { SpillFile } from '../plugins/audit/spill.js';
-import { SqliteAuditStore } from '../plugins/audit/sqlite-store.js';
 import { AuditWriter } from '../plugins/audit/writer.js';
 import { CaptureSource } from './audit-captures.js';
 import type { CaptureMix } from './audit-captures.js';
@@ -36,18 +36,20 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '5000' },
     rounds: { type: 'string', default: '3' },
     scenario: { type: 'string', default: 'all' },
+    'batch-size': { type: 'string' },
   },
 });
 const ENTRIES = Number(values.entries);
 const RATE = Number(values.rate);
 const ROUNDS = Number(values.rounds);
 const defaults = auditSchema.properties;
+const BATCH_SIZE = values['batch-size'] === undefined ? defaults.batch_size.default : Number(values['batch-size']);
 const CAPTURE = { trustProxy: false };
 const SERIALIZE = { maxBodyBytes: defaults.max_body_bytes.default };
 const quiet = { info: () => undefined, warn: (m: string) => console.warn(m), error: (m: string) => console.error(m) } as unknown as ConstructorParameters<typeof AuditWriter>[0]['logger'];
 
 interface Sink {
-  /** The log stage's work: capture (and, for the audit, queue) a finished request. */
+  /** The log stage's work for a finished request. */
   push(ctx: RequestContext): void;
   /** Resolves once everything pushed is stored. */
   drain(): Promise<void>;
@@ -65,17 +67,25 @@ interface RunResult {
  */
 class StretchMeter {
   longestMs = 0;
+  /** CPU (us) of the process during the writer's stretches: their share of the total. */
+  cpuUs = 0;
   #since = -1;
+  #cpu: NodeJS.CpuUsage | null = null;
 
   wrap<A extends unknown[], R>(fn: (...args: A) => R, ends: boolean): (...args: A) => R {
     return (...args: A): R => {
       const start = performance.now();
-      if (this.#since < 0) this.#since = start;
+      if (this.#since < 0) {
+        this.#since = start;
+        this.#cpu = process.cpuUsage();
+      }
       try {
         return fn(...args);
       } finally {
         if (ends) {
           this.longestMs = Math.max(this.longestMs, performance.now() - this.#since);
+          const used = process.cpuUsage(this.#cpu!);
+          this.cpuUs += used.user + used.system;
           this.#since = -1;
         }
       }
@@ -102,29 +112,21 @@ async function feed(source: CaptureSource, sink: Sink, n: number): Promise<RunRe
   return { cpuUs: used.user + used.system, maxPauseMs: delay.max / 1e6 };
 }
 
-function dropSink(): Sink {
-  // Held until a flush would take them, as the writer holds them.
-  let held: CapturedEntry[] = [];
-  return {
-    push(ctx) {
-      held.push(toEntry(ctx, CAPTURE));
-      if (held.length >= defaults.batch_size.default) held = [];
-    },
-    async drain() {
-      held = [];
-    },
-  };
-}
+/** A gateway without the audit: the request is dropped once served. */
+const dropSink: Sink = {
+  push() {},
+  async drain() {},
+};
 
 function auditSink(dir: string, meter: StretchMeter): { sink: Sink; close: () => Promise<void> } {
-  const store = new SqliteAuditStore(join(dir, DB_FILE));
+  const store = openAuditStore(dir, quiet);
   store.insert = meter.wrap(store.insert.bind(store), true);
   const writer = new AuditWriter<CapturedEntry>({
     store,
     spill: new SpillFile(dir),
     // As plugins/audit/index.ts wires it.
     materialize: meter.wrap((c: CapturedEntry) => recordOf(c, SERIALIZE), false),
-    batchSize: defaults.batch_size.default,
+    batchSize: BATCH_SIZE,
     flushIntervalMs: defaults.flush_interval_ms.default,
     maxQueue: defaults.max_queue.default,
     logger: quiet,
@@ -160,14 +162,15 @@ async function measure(mix: CaptureMix): Promise<void> {
     const meter = new StretchMeter();
     const { sink, close } = auditSink(dir, meter);
     // JIT warmup of both paths, not measured.
-    await feed(new CaptureSource(mix), dropSink(), ENTRIES / 2);
+    await feed(new CaptureSource(mix), dropSink, ENTRIES / 2);
     await feed(new CaptureSource(mix), sink, ENTRIES / 2);
     meter.longestMs = 0;
+    meter.cpuUs = 0;
     const shares: number[] = [];
     let maxPause = 0;
     let baseMaxPause = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      const base = await feed(new CaptureSource(mix), dropSink(), ENTRIES);
+      const base = await feed(new CaptureSource(mix), dropSink, ENTRIES);
       const audit = await feed(new CaptureSource(mix), sink, ENTRIES);
       shares.push((audit.cpuUs - base.cpuUs) / ENTRIES);
       maxPause = Math.max(maxPause, audit.maxPauseMs);
@@ -176,6 +179,7 @@ async function measure(mix: CaptureMix): Promise<void> {
     await close();
     const stored = ENTRIES * ROUNDS + ENTRIES / 2;
     console.log(`  CPU per entry (all threads): ${median(shares).toFixed(1)} us median of ${ROUNDS} (${shares.map((s) => s.toFixed(1)).join(', ')})`);
+    console.log(`  of which in the writer's flushes: ${(meter.cpuUs / (ENTRIES * ROUNDS)).toFixed(1)} us`);
     console.log(`  longest write step ${meter.longestMs.toFixed(2)} ms; longest event-loop pause ${maxPause.toFixed(2)} ms (${baseMaxPause.toFixed(2)} ms feeding the drop sink)`);
     console.log(`  ${(bytesUnder(dir) / stored).toFixed(0)} bytes on disk per entry`);
   } finally {
@@ -183,7 +187,7 @@ async function measure(mix: CaptureMix): Promise<void> {
   }
 }
 
-console.log(`audit write benchmark: ${ENTRIES.toLocaleString('en-US')} entries a round at ${RATE}/s, batch_size ${defaults.batch_size.default}, flush_interval_ms ${defaults.flush_interval_ms.default}`);
+console.log(`audit write benchmark: ${ENTRIES.toLocaleString('en-US')} entries a round at ${RATE}/s, batch_size ${BATCH_SIZE}, flush_interval_ms ${defaults.flush_interval_ms.default}`);
 for (const [id, scenario] of Object.entries(SCENARIOS)) {
   if (values.scenario !== 'all' && values.scenario !== id) continue;
   console.log(scenario.title);

@@ -4,6 +4,7 @@
 // endpoints.
 import { join } from 'node:path';
 import type { RequestContext } from '../../core/context.js';
+import type { Logger } from '../../core/logger.js';
 import { definePlugin } from '../../core/plugin.js';
 import { ORDER } from '../../core/stages.js';
 import { recordOf, toEntry } from './entry.js';
@@ -23,12 +24,20 @@ export type { AuditFilter, AuditPage, AuditStore, UsageGroupBy, UsageRow } from 
 const NAME = 'audit';
 export const DB_FILE = 'sluice.db';
 
+/** The store as the plugin opens it (the write benchmark opens it the same way). */
+export function openAuditStore(dataDir: string, logger: Pick<Logger, 'warn'>): SqliteAuditStore {
+  return new SqliteAuditStore(join(dataDir, DB_FILE), {
+    checkpointWorker: true,
+    onBackgroundError: (message) => logger.warn(`audit: WAL checkpoint failed (the next one retries): ${message}`),
+  });
+}
+
 export default definePlugin<AuditOptions>({
   name: NAME,
   dependsOn: ['pricing'],
   schema: auditSchema,
   setup(gw, options) {
-    const store = new SqliteAuditStore(join(gw.dataDir, DB_FILE));
+    const store = openAuditStore(gw.dataDir, gw.logger);
     const capture = { trustProxy: options.trust_proxy };
     const serialize = { maxBodyBytes: options.max_body_bytes };
     const writer = new AuditWriter<CapturedEntry>({

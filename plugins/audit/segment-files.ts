@@ -4,13 +4,15 @@
 // to it commits, and read back by (offset, length). Calls are synchronous on purpose: a batch
 // write lands in the page cache in ~0.1 ms, cheaper than a trip through libuv's pool, and
 // reads serve admin requests by the slice.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, unlinkSync, writevSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const DAY_MS = 86_400_000;
 const NAME = /^(\d{4})-(\d{2})-(\d{2})\.seg$/;
 // Open files are kept for the days in use (today, and whatever a query reads); a few suffice.
 const MAX_OPEN = 8;
+// Buffers per writev() (Linux's IOV_MAX).
+const MAX_IOV = 1024;
 
 interface OpenFile {
   fd: number;
@@ -19,6 +21,11 @@ interface OpenFile {
 
 export function dayOf(ts: number): number {
   return Math.floor(ts / DAY_MS);
+}
+
+function writeRest(fd: number, bytes: Buffer, position: number): void {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
 }
 
 export class SegmentFiles {
@@ -34,13 +41,21 @@ export class SegmentFiles {
     return join(this.dir, `${new Date(day * DAY_MS).toISOString().slice(0, 10)}.seg`);
   }
 
-  /** Appends `length` bytes of `bytes` to the day's file in one write; returns where they start. */
-  append(day: number, bytes: Buffer, length: number): number {
+  /** Appends the buffers to the day's file, in one writev() per 1024; returns where they start. */
+  append(day: number, chunks: readonly Buffer[]): number {
     const file = this.#file(day, true)!;
     const start = file.size;
-    let done = 0;
-    while (done < length) done += writeSync(file.fd, bytes, done, length - done, start + done);
-    file.size = start + length;
+    let at = start;
+    for (let i = 0; i < chunks.length; i += MAX_IOV) {
+      const part = chunks.length <= MAX_IOV ? chunks : chunks.slice(i, i + MAX_IOV);
+      let expected = 0;
+      for (const chunk of part) expected += chunk.length;
+      const written = writevSync(file.fd, part, at);
+      // A regular file takes it all unless the disk is full; finish (or fail) byte-wise then.
+      if (written < expected) writeRest(file.fd, Buffer.concat(part).subarray(written), at + written);
+      at += expected;
+    }
+    file.size = at;
     return start;
   }
 

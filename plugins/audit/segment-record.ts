@@ -29,19 +29,31 @@ export interface BodyBounds {
 const HEAD_PREFIX = /\["(?:[^"\\]|\\.)*",(-?\d+),(-?\d+),/y;
 const NEWLINE = 0x0a;
 
-/** The records of one batch for one day's file, built into one buffer for a single write. */
+/**
+ * The records of one batch for one day's file, as the list of buffers one writev() takes: the
+ * heads (and any body that is text) encoded into one buffer, bodies received or sent as bytes
+ * referenced where they are, so the kernel copies them once and JavaScript never does.
+ */
 export class SegmentBatch {
-  buffer: Buffer;
+  /** Bytes of the batch so far. */
   length = 0;
   /** Where the batch landed in its file, once written. */
   fileOffset = 0;
+  #text: Buffer;
+  #textLength = 0;
+  /** Where the text not yet in `#chunks` starts. */
+  #textRun = 0;
+  #chunks: Buffer[] = [];
 
-  constructor(initialBytes: number) {
-    this.buffer = Buffer.allocUnsafe(initialBytes);
+  constructor(initialTextBytes: number) {
+    this.#text = Buffer.allocUnsafe(initialTextBytes);
   }
 
   reset(): void {
     this.length = 0;
+    this.#textLength = 0;
+    this.#textRun = 0;
+    this.#chunks = [];
   }
 
   /** Appends a record; returns its offset in the batch (its length is the growth of `length`). */
@@ -51,26 +63,49 @@ export class SegmentBatch {
     const response = r.response_body;
     const requestLength = request === null ? -1 : typeof request === 'string' ? Buffer.byteLength(request) : request.length;
     const responseLength = response === null ? -1 : typeof response === 'string' ? Buffer.byteLength(response) : response.length;
-    const prefix = `[${JSON.stringify(r.id)},${requestLength},${responseLength},`;
-    // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    this.#reserve(3 * (prefix.length + r.detail.length) + 3 + Math.max(requestLength, 0) + Math.max(responseLength, 0));
-    const buffer = this.buffer;
-    let at = start + buffer.write(prefix, start);
-    at += buffer.write(r.detail, at);
-    buffer[at++] = 0x5d; // ]
-    buffer[at++] = NEWLINE;
-    if (request !== null) at += typeof request === 'string' ? buffer.write(request, at) : request.copy(buffer, at);
-    if (response !== null) at += typeof response === 'string' ? buffer.write(response, at) : response.copy(buffer, at);
-    buffer[at++] = NEWLINE;
-    this.length = at;
+    this.#write(`[${JSON.stringify(r.id)},${requestLength},${responseLength},`);
+    this.#write(r.detail);
+    this.#write(']\n');
+    if (request !== null) this.#body(request);
+    if (response !== null) this.#body(response);
+    this.#write('\n');
     return start;
   }
 
-  #reserve(bytes: number): void {
-    if (this.length + bytes <= this.buffer.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes));
-    this.buffer.copy(grown, 0, 0, this.length);
-    this.buffer = grown;
+  /** The batch's bytes, in order. */
+  chunks(): Buffer[] {
+    this.#endTextRun();
+    return this.#chunks;
+  }
+
+  #body(body: Buffer | string): void {
+    if (typeof body === 'string') {
+      this.#write(body);
+      return;
+    }
+    this.#endTextRun();
+    this.#chunks.push(body);
+    this.length += body.length;
+  }
+
+  #write(text: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    const room = 3 * text.length;
+    if (this.#textLength + room > this.#text.length) {
+      // The text written so far stays where it is (chunks point into it); the rest goes to a new buffer.
+      this.#endTextRun();
+      this.#text = Buffer.allocUnsafe(Math.max(this.#text.length * 2, room));
+      this.#textLength = 0;
+      this.#textRun = 0;
+    }
+    const n = this.#text.write(text, this.#textLength);
+    this.#textLength += n;
+    this.length += n;
+  }
+
+  #endTextRun(): void {
+    if (this.#textLength > this.#textRun) this.#chunks.push(this.#text.subarray(this.#textRun, this.#textLength));
+    this.#textRun = this.#textLength;
   }
 }
 

@@ -25,6 +25,7 @@ import { PAGE_COLUMNS, PageRows } from './sqlite-page-rows.js';
 import { HourlyRollups, ROLL_DELAY_MS } from './sqlite-rollups.js';
 import type { InsertRollups } from './sqlite-rollups.js';
 import type { PageRow } from './sqlite-page-rows.js';
+import { BACKSTOP_PAGES, Checkpointer } from './sqlite-checkpointer.js';
 import { migrate } from './sqlite-schema.js';
 import { moveV1Rows } from './sqlite-v1-rows.js';
 import type { AuditFilter, AuditPage, AuditStore, UsageGroupBy, UsageRow } from './store.js';
@@ -56,6 +57,13 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** Where the segment files go; `audit/` beside the database by default. */
   segmentsDir?: string;
+  /**
+   * WAL checkpoints in a worker thread (sqlite-checkpointer.ts), off the event loop; otherwise
+   * SQLite runs them inside the commit that crosses its mark. The gateway uses the worker.
+   */
+  checkpointWorker?: boolean;
+  /** Told what goes wrong in the background (a failed checkpoint). */
+  onBackgroundError?: (message: string) => void;
 }
 
 const PURGE_CHUNK = 1000;
@@ -63,7 +71,7 @@ const PURGE_CHUNK = 1000;
 const SEARCH_BATCH = 1000;
 // A record's head is read with this many bytes first; longer heads take a second read.
 const HEAD_READ = 4096;
-const SEGMENT_BATCH_BYTES = 1 << 20;
+const SEGMENT_TEXT_BYTES = 1 << 20;
 
 const SUMS = `COUNT(*) AS requests, COALESCE(SUM(e.input_tokens), 0) AS input_tokens, COALESCE(SUM(e.output_tokens), 0) AS output_tokens,
   COALESCE(SUM(e.total_tokens), 0) AS total_tokens, COALESCE(SUM(e.cost_pico), 0) AS cost_pico,
@@ -123,11 +131,13 @@ export class SqliteAuditStore implements AuditStore {
   /** Per day of the batch being written: its records' bytes, for one write each. */
   readonly #segments = new Map<number, SegmentBatch>();
   readonly #head = Buffer.allocUnsafe(HEAD_READ);
+  readonly #checkpointer: Checkpointer | null = null;
   #closed = false;
 
   constructor(file: string, options: SqliteStoreOptions = {}) {
     this.file = file;
-    const db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
+    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    const db = new Database(file, { timeout: busyTimeoutMs });
     this.#db = db;
     try {
       // Labels and ids are in here: readable by the gateway's user only (WAL files inherit it).
@@ -136,6 +146,7 @@ export class SqliteAuditStore implements AuditStore {
       // WAL + NORMAL: a power cut may lose the last transactions, never corrupt the file.
       db.pragma('synchronous = NORMAL');
       db.pragma('cache_size = -32000');
+      if (options.checkpointWorker === true) db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
       migrate(db);
       // Keeps the planner's statistics fresh on a long-lived connection, cheaply.
       db.pragma('analysis_limit = 1000');
@@ -187,6 +198,7 @@ export class SqliteAuditStore implements AuditStore {
       this.close();
       throw err;
     }
+    if (options.checkpointWorker === true) this.#checkpointer = new Checkpointer(file, busyTimeoutMs, options.onBackgroundError ?? (() => undefined));
   }
 
   insert(entries: readonly StorableEntry[]): void {
@@ -299,6 +311,7 @@ export class SqliteAuditStore implements AuditStore {
     if (this.#closed) return;
     this.#closed = true;
     this.#rollups.close();
+    this.#checkpointer?.close();
     try {
       this.#files.close();
       this.#db.pragma('optimize');
@@ -316,7 +329,7 @@ export class SqliteAuditStore implements AuditStore {
     for (let i = 0; i < records.length; i++) {
       const day = dayOf(records[i]!.ts);
       let segment = segments.get(day);
-      if (segment === undefined) segments.set(day, (segment = new SegmentBatch(SEGMENT_BATCH_BYTES)));
+      if (segment === undefined) segments.set(day, (segment = new SegmentBatch(SEGMENT_TEXT_BYTES)));
       const start = segment.add(records[i]!);
       at[i] = start;
       sizes[i] = segment.length - start;
@@ -324,7 +337,7 @@ export class SqliteAuditStore implements AuditStore {
     for (const [day, segment] of segments) {
       // Only the days of the latest batch keep a buffer.
       if (segment.length === 0) segments.delete(day);
-      else segment.fileOffset = this.#files.append(day, segment.buffer, segment.length);
+      else segment.fileOffset = this.#files.append(day, segment.chunks());
     }
     this.#insertBatch(records, at, sizes, rollups, also);
   }
