@@ -10,9 +10,15 @@ import type { SeqPosition } from './entry-sequence.js';
 import { HOUR_MS, hourOf } from './rollup.js';
 import type { AuditFilter } from './store.js';
 
-export interface PageRow {
+/** Where an entry sits: its position, and its record in the segment file of its day. */
+export interface Located {
   ts: number;
   n: number;
+  off: number;
+  len: number;
+}
+
+export interface PageRow extends Located {
   id: string;
   provider: string | null;
   key_id: string | null;
@@ -23,11 +29,14 @@ export interface PageRow {
   cost_pico: number | null;
   /** JSON text, null for none. */
   labels: string | null;
-  off: number;
-  len: number;
 }
 
 export const PAGE_COLUMNS = `${TS_OF_SEQ} AS ts, ${N_OF_SEQ} AS n, id, provider, key_id, status, input_tokens, output_tokens, total_tokens, cost_pico, labels, off, len`;
+// What a scan through the bodies needs of each row, read as arrays: better-sqlite3 builds a row
+// object property by property, which costs more than the row itself.
+const LOCATED_COLUMNS = `${TS_OF_SEQ}, ${N_OF_SEQ}, off, len`;
+
+type Shape = 'row' | 'located';
 
 // Filters combine into a bounded set of shapes; the cap only guards against long label lists.
 const STATEMENT_CACHE_LIMIT = 256;
@@ -50,19 +59,35 @@ export class PageRows {
   readonly #first: Statement;
   readonly #last: Statement;
   readonly #hasCell: Statement;
+  readonly #rowAt: Statement;
 
   constructor(db: Database) {
     this.#db = db;
     this.#first = db.prepare(`SELECT ${TS_OF_SEQ} AS ts, ${N_OF_SEQ} AS n FROM audit_entries ORDER BY seq LIMIT 1`);
     this.#last = db.prepare(`SELECT ${TS_OF_SEQ} AS ts, ${N_OF_SEQ} AS n FROM audit_entries ORDER BY seq DESC LIMIT 1`);
     this.#hasCell = db.prepare('SELECT 1 FROM usage_rollup WHERE dim = ? AND bucket_hour = ? AND value = ?').pluck();
+    this.#rowAt = db.prepare(`SELECT ${PAGE_COLUMNS} FROM audit_entries WHERE seq = ${SEQ_OF}`);
   }
 
   /**
    * Batches (of up to `batch` rows) of the entries matching every filter but `q`, newest first,
    * strictly older than `before`. Stop pulling once the page is full.
    */
-  *rows(filter: AuditFilter, before: SeqPosition | null, batch: number, rolledUntil: number): Generator<PageRow[]> {
+  rows(filter: AuditFilter, before: SeqPosition | null, batch: number, rolledUntil: number): Generator<PageRow[]> {
+    return this.#batches(filter, before, batch, rolledUntil, 'row') as Generator<PageRow[]>;
+  }
+
+  /** The same, only where each entry sits: for a scan through the bodies. */
+  located(filter: AuditFilter, before: SeqPosition | null, batch: number, rolledUntil: number): Generator<Located[]> {
+    return this.#batches(filter, before, batch, rolledUntil, 'located');
+  }
+
+  /** The full row of an entry at a position. */
+  row(at: SeqPosition): PageRow {
+    return this.#rowAt.get(at.ts, at.n) as PageRow;
+  }
+
+  *#batches(filter: AuditFilter, before: SeqPosition | null, batch: number, rolledUntil: number, shape: Shape): Generator<Located[]> {
     const first = this.#first.get() as SeqPosition | undefined;
     const last = this.#last.get() as SeqPosition | undefined;
     if (first === undefined || last === undefined) return;
@@ -72,23 +97,24 @@ export class PageRows {
     if (before !== null) high = earlier(high, before);
     const low = filter.from === undefined ? first : later(first, { ts: filter.from, n: 0 });
     const where = whereOf(filter);
-    const statement = this.#statement(where.sql);
+    const statement = this.#statement(where.sql, shape);
     if (where.cells.length === 0) {
-      yield* this.#range(statement, where.params, low, high, batch);
+      yield* this.#range(statement, shape, where.params, low, high, batch);
       return;
     }
     for (let hour = hourOf(high.ts); hour >= hourOf(low.ts); hour -= HOUR_MS) {
       // Hours not rolled up yet have no cells to tell: they are read.
       if (hour < rolledUntil && !where.cells.every(([dim, value]) => this.#hasCell.get(dim, hour, value) !== undefined)) continue;
-      yield* this.#range(statement, where.params, later(low, { ts: hour, n: 0 }), earlier(high, { ts: hour + HOUR_MS, n: 0 }), batch);
+      yield* this.#range(statement, shape, where.params, later(low, { ts: hour, n: 0 }), earlier(high, { ts: hour + HOUR_MS, n: 0 }), batch);
     }
   }
 
-  *#range(statement: Statement, params: ReadonlyArray<string | number>, low: SeqPosition, high: SeqPosition, batch: number): Generator<PageRow[]> {
+  *#range(statement: Statement, shape: Shape, params: ReadonlyArray<string | number>, low: SeqPosition, high: SeqPosition, batch: number): Generator<Located[]> {
     if (earlier(high, low) === high) return;
     let to = high;
     for (;;) {
-      const rows = statement.all(low.ts, low.n, to.ts, to.n, ...params, batch) as PageRow[];
+      const found = statement.all(low.ts, low.n, to.ts, to.n, ...params, batch);
+      const rows = shape === 'row' ? (found as PageRow[]) : (found as Array<[number, number, number, number]>).map(([ts, n, off, len]): Located => ({ ts, n, off, len }));
       if (rows.length > 0) yield rows;
       if (rows.length < batch) return;
       const oldest = rows[rows.length - 1]!;
@@ -96,12 +122,15 @@ export class PageRows {
     }
   }
 
-  #statement(where: string): Statement {
-    let statement = this.#statements.get(where);
+  #statement(where: string, shape: Shape): Statement {
+    const key = `${shape}${where}`;
+    let statement = this.#statements.get(key);
     if (statement === undefined) {
       if (this.#statements.size >= STATEMENT_CACHE_LIMIT) this.#statements.clear();
-      statement = this.#db.prepare(`SELECT ${PAGE_COLUMNS} FROM audit_entries WHERE seq >= ${SEQ_OF} AND seq < ${SEQ_OF}${where} ORDER BY seq DESC LIMIT ?`);
-      this.#statements.set(where, statement);
+      const columns = shape === 'row' ? PAGE_COLUMNS : LOCATED_COLUMNS;
+      statement = this.#db.prepare(`SELECT ${columns} FROM audit_entries WHERE seq >= ${SEQ_OF} AND seq < ${SEQ_OF}${where} ORDER BY seq DESC LIMIT ?`);
+      if (shape === 'located') statement.raw(true);
+      this.#statements.set(key, statement);
     }
     return statement;
   }

@@ -17,7 +17,7 @@ import { asRecord, entryFromRecord, summaryFromRecord } from './entry-record.js'
 import type { EntryRecord, RecordColumns, RecordDetail, StorableEntry } from './entry-record.js';
 import { EntrySequence, N_OF_SEQ, SEQ_OF, TS_OF_SEQ } from './entry-sequence.js';
 import type { SeqPosition } from './entry-sequence.js';
-import { ALL_DIM, forEachLabelValue, labelledDim, modelValue } from './rollup.js';
+import { ALL_DIM, forEachLabelValue, HOUR_MS, hourOf, labelledDim, modelValue } from './rollup.js';
 import { DAY_MS, dayOf, SegmentFiles } from './segment-files.js';
 import { readHead, SegmentBatch } from './segment-record.js';
 import type { RecordHead } from './segment-record.js';
@@ -220,7 +220,8 @@ export class SqliteAuditStore implements AuditStore {
     if (head === null || head.id !== row.id) return entryFromRecord(columns, LOST_DETAIL, null, null);
     const requestStart = head.headLength;
     const responseStart = requestStart + Math.max(head.requestLength, 0);
-    if (responseStart + Math.max(head.responseLength, 0) > read) return entryFromRecord(columns, LOST_DETAIL, null, null);
+    // The head made it, the bodies did not: what is known, without them.
+    if (responseStart + Math.max(head.responseLength, 0) > read) return entryFromRecord(columns, head.detail, null, null);
     return entryFromRecord(
       columns,
       head.detail,
@@ -234,15 +235,7 @@ export class SqliteAuditStore implements AuditStore {
     const before = cursor === null ? null : decodeCursor(cursor);
     // One row more than asked says whether another page exists.
     const wanted = limit + 1;
-    const search = filter.q === undefined ? null : new BodySearch(filter.q, this.#files);
-    const rows: PageRow[] = [];
-    scan: for (const batch of this.#pageRows.rows(filter, before, search === null ? wanted : SEARCH_BATCH, this.#rollups.until)) {
-      for (const row of batch) {
-        if (search !== null && !search.matches(dayOf(row.ts), row.off, row.len)) continue;
-        rows.push(row);
-        if (rows.length === wanted) break scan;
-      }
-    }
+    const rows = filter.q === undefined ? this.#pageRowsOf(filter, before, wanted) : this.#searchRows(filter, filter.q, before, wanted);
     const more = rows.length > limit;
     if (more) rows.pop();
     const last = rows[rows.length - 1];
@@ -250,6 +243,31 @@ export class SqliteAuditStore implements AuditStore {
       data: rows.map((row) => this.#summary(row)),
       next_cursor: more && last !== undefined ? encodeCursor({ ts: last.ts, n: last.n }) : null,
     };
+  }
+
+  #pageRowsOf(filter: AuditFilter, before: SeqPosition | null, wanted: number): PageRow[] {
+    const rows: PageRow[] = [];
+    for (const batch of this.#pageRows.rows(filter, before, wanted, this.#rollups.until)) {
+      for (const row of batch) {
+        rows.push(row);
+        if (rows.length === wanted) return rows;
+      }
+    }
+    return rows;
+  }
+
+  /** The newest rows whose bodies hold q: scanned by position, read whole once they match. */
+  #searchRows(filter: AuditFilter, q: string, before: SeqPosition | null, wanted: number): PageRow[] {
+    const search = new BodySearch(q, this.#files);
+    const rows: PageRow[] = [];
+    for (const batch of this.#pageRows.located(filter, before, SEARCH_BATCH, this.#rollups.until)) {
+      for (const at of batch) {
+        if (!search.matches(dayOf(at.ts), at.off, at.len)) continue;
+        rows.push(this.#pageRows.row(at));
+        if (rows.length === wanted) return rows;
+      }
+    }
+    return rows;
   }
 
   usage(groupBy: UsageGroupBy, from: number, to: number): UsageRow[] {
@@ -282,8 +300,9 @@ export class SqliteAuditStore implements AuditStore {
   }
 
   async purgeBefore(ts: number): Promise<number> {
-    // Raw rows are purged only once their hours are in the rollups.
-    await this.#rollups.rollUp(ts);
+    // Raw rows are purged only once their hours are in the rollups: roll up every hour with
+    // rows before the cutoff first (an entry logged later for one of them is still counted).
+    await this.#rollups.rollUp(hourOf(ts) + HOUR_MS);
     const cutoff = Math.min(ts, this.#rollups.until);
     let deleted = 0;
     for (;;) {
