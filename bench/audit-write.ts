@@ -67,14 +67,9 @@ interface RunResult {
  */
 class StretchMeter {
   longestMs = 0;
-  /** CPU (us) of the process during the writer's stretches. */
-  cpuUs = 0;
   #start = -1;
-  #cpu: NodeJS.CpuUsage | null = null;
   readonly #close = (): void => {
     this.longestMs = Math.max(this.longestMs, performance.now() - this.#start);
-    const used = process.cpuUsage(this.#cpu!);
-    this.cpuUs += used.user + used.system;
     this.#start = -1;
   };
 
@@ -82,7 +77,6 @@ class StretchMeter {
     return (...args: A): R => {
       if (this.#start < 0) {
         this.#start = performance.now();
-        this.#cpu = process.cpuUsage();
         queueMicrotask(this.#close);
       }
       return fn(...args);
@@ -162,7 +156,6 @@ async function measure(mix: CaptureMix): Promise<void> {
     await feed(new CaptureSource(mix), dropSink, ENTRIES / 2);
     await feed(new CaptureSource(mix), sink, ENTRIES / 2);
     meter.longestMs = 0;
-    meter.cpuUs = 0;
     const shares: number[] = [];
     let maxPause = 0;
     let baseMaxPause = 0;
@@ -176,7 +169,6 @@ async function measure(mix: CaptureMix): Promise<void> {
     await close();
     const stored = ENTRIES * ROUNDS + ENTRIES / 2;
     console.log(`  CPU per entry (all threads): ${median(shares).toFixed(1)} us median of ${ROUNDS} (${shares.map((s) => s.toFixed(1)).join(', ')})`);
-    console.log(`  of which in the writer's own stretches: ${(meter.cpuUs / (ENTRIES * ROUNDS)).toFixed(1)} us`);
     console.log(`  longest write step ${meter.longestMs.toFixed(2)} ms; longest event-loop pause ${maxPause.toFixed(2)} ms (${baseMaxPause.toFixed(2)} ms feeding the drop sink)`);
     console.log(`  ${(bytesUnder(dir) / stored).toFixed(0)} bytes on disk per entry`);
   } finally {

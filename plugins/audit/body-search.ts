@@ -2,14 +2,16 @@
 // for ASCII letters only (what SQL's LIKE does), searched in the segment files. Rows come
 // newest first, which is nearly the files' order backwards, so the files are read in large
 // chunks ending at the row asked about; each chunk is decoded once as latin1 (one character
-// per byte, so string positions are file offsets), lowercased, and searched once for every
-// occurrence. A row then costs a binary search among them, and its head is read only when an
-// occurrence falls inside its record. Occurrences are checked against the raw bytes, so the
-// lowercasing of latin1 letters beyond ASCII never makes a false match.
+// per byte, so string positions are file offsets) and searched once for every occurrence with
+// a case-insensitive RegExp (~1 GB/s here, faster than lowercasing the chunk first). A row
+// then costs a binary search among them, and its head is read only when an occurrence falls
+// inside its record. The RegExp also folds latin1 letters beyond ASCII: occurrences are
+// checked against the raw bytes, so that never makes a false match.
 import { readBodyBounds } from './segment-record.js';
 import type { SegmentFiles } from './segment-files.js';
 
 const MAX_CHUNK = 4 << 20;
+const REGEXP_SPECIAL = /[.*+?^${}()|[\]\\/]/g;
 const MIN_CHUNK = 64 << 10;
 // Rows arriving late (long requests) sit out of file order: a second chunk absorbs them.
 const CHUNKS_KEPT = 2;
@@ -19,7 +21,7 @@ interface Chunk {
   start: number;
   end: number;
   raw: Buffer;
-  /** Positions (from `start`) where the lowercased needle occurs, ascending. */
+  /** Positions (from `start`) where q may occur (checked against `raw`), ascending. */
   hits: number[];
   text: string;
   /** Bytes of the rows it answered: how dense the rows are decides the next chunk's size. */
@@ -29,14 +31,14 @@ interface Chunk {
 export class BodySearch {
   readonly #files: SegmentFiles;
   readonly #bytes: Buffer;
-  readonly #needle: string;
+  readonly #pattern: RegExp;
   readonly #chunks: Chunk[] = [];
   #size = MAX_CHUNK;
 
   constructor(q: string, files: SegmentFiles) {
     this.#files = files;
     this.#bytes = Buffer.from(q, 'utf8');
-    this.#needle = this.#bytes.toString('latin1').toLowerCase();
+    this.#pattern = new RegExp(this.#bytes.toString('latin1').replace(REGEXP_SPECIAL, '\\$&'), 'gi');
   }
 
   /** Whether the record of `len` bytes at `off` in the day's file has q in one of its bodies. */
@@ -71,9 +73,15 @@ export class BodySearch {
     const read = this.#files.read(day, start, raw.length, raw);
     // Cut short (a crash) or gone: the record is not there to match.
     if (read < raw.length) return null;
-    const text = raw.toString('latin1').toLowerCase();
+    const text = raw.toString('latin1');
     const hits: number[] = [];
-    for (let p = text.indexOf(this.#needle); p !== -1; p = text.indexOf(this.#needle, p + 1)) hits.push(p);
+    const pattern = this.#pattern;
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+      hits.push(m.index);
+      // Overlapping occurrences too: the first may straddle a boundary the next does not.
+      pattern.lastIndex = m.index + 1;
+    }
     const chunk: Chunk = { day, start, end: off + len, raw, hits, text, served: 0 };
     this.#chunks.unshift(chunk);
     if (this.#chunks.length > CHUNKS_KEPT) this.#resize(this.#chunks.pop()!);

@@ -28,7 +28,7 @@ export const DB_FILE = 'sluice.db';
 export function openAuditStore(dataDir: string, logger: Pick<Logger, 'warn'>): SqliteAuditStore {
   return new SqliteAuditStore(join(dataDir, DB_FILE), {
     checkpointWorker: true,
-    onBackgroundError: (message) => logger.warn(`audit: WAL checkpoint failed (the next one retries): ${message}`),
+    onBackgroundError: (message) => logger.warn(`audit: ${message}`),
   });
 }
 

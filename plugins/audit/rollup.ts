@@ -76,53 +76,170 @@ export interface RollupSums {
   unpricedRequests: number;
 }
 
+/**
+ * A cell being summed. Costs add up as a number while that stays exact (any one entry's is a
+ * safe integer) and spill into a bigint beyond: BigInt arithmetic per entry and cell would cost
+ * more than the rest of the sum.
+ */
+class Cell implements RollupCell {
+  readonly bucketHour: number;
+  readonly dim: string;
+  readonly value: string;
+  requests = 0;
+  inputTokens = 0;
+  outputTokens = 0;
+  totalTokens = 0;
+  unpricedRequests = 0;
+  #cost = 0;
+  #costBeyond = 0n;
+
+  constructor(hour: number, dim: string, value: string) {
+    this.bucketHour = hour;
+    this.dim = dim;
+    this.value = value;
+  }
+
+  get costPico(): bigint {
+    return this.#costBeyond + BigInt(this.#cost);
+  }
+
+  addCost(pico: number): void {
+    const sum = this.#cost + pico;
+    if (Number.isSafeInteger(sum)) this.#cost = sum;
+    else {
+      this.#costBeyond += BigInt(this.#cost) + BigInt(pico);
+      this.#cost = 0;
+    }
+  }
+
+  addBigCost(pico: bigint): void {
+    this.#costBeyond += pico;
+  }
+}
+
+/** One hour's cells, by dimension then value; the four fixed dimensions kept at hand. */
+class HourCells {
+  readonly start: number;
+  readonly all: Map<string, Cell> = new Map();
+  readonly key: Map<string, Cell> = new Map();
+  readonly model: Map<string, Cell> = new Map();
+  readonly provider: Map<string, Cell> = new Map();
+  readonly byDim = new Map<string, Map<string, Cell>>([
+    [ALL_DIM, this.all],
+    ['key', this.key],
+    ['model', this.model],
+    ['provider', this.provider],
+  ]);
+
+  constructor(start: number) {
+    this.start = start;
+  }
+
+  dim(dim: string): Map<string, Cell> {
+    let cells = this.byDim.get(dim);
+    if (cells === undefined) this.byDim.set(dim, (cells = new Map()));
+    return cells;
+  }
+}
+
 export class RollupBatch {
-  readonly #cells = new Map<string, RollupCell>();
+  readonly #hours = new Map<number, HourCells>();
 
   add(e: RollupInput): void {
-    const sums: RollupSums = {
-      requests: 1,
-      inputTokens: e.input_tokens,
-      outputTokens: e.output_tokens,
-      totalTokens: e.total_tokens,
-      costPico: e.cost_pico === null ? 0n : BigInt(e.cost_pico),
-      unpricedRequests: isUnpriced(e) ? 1 : 0,
-    };
-    this.addGroup(hourOf(e.ts), e.key_id, modelValue(e), e.provider, e.labels, sums);
+    const hour = this.#hour(hourOf(e.ts));
+    const cost = e.cost_pico ?? 0;
+    const unpriced = isUnpriced(e) ? 1 : 0;
+    const input = e.input_tokens;
+    const output = e.output_tokens;
+    const total = e.total_tokens;
+    addOne(cellOf(hour.all, hour, ALL_DIM, NO_VALUE), input, output, total, cost, unpriced);
+    addOne(cellOf(hour.key, hour, 'key', e.key_id ?? NO_VALUE), input, output, total, cost, unpriced);
+    addOne(cellOf(hour.model, hour, 'model', modelValue(e)), input, output, total, cost, unpriced);
+    addOne(cellOf(hour.provider, hour, 'provider', e.provider ?? NO_VALUE), input, output, total, cost, unpriced);
+    const labels = e.labels;
+    for (const name in labels) {
+      const dims = labelDims(name);
+      const cells = hour.dim(dims.values);
+      const counted = forEachLabelValue(labels[name]!, (v) => addOne(cellOf(cells, hour, dims.values, v), input, output, total, cost, unpriced));
+      if (counted) addOne(cellOf(hour.dim(dims.labelled), hour, dims.labelled, NO_VALUE), input, output, total, cost, unpriced);
+    }
   }
 
   /** Entries already summed by their dimensions (a store's GROUP BY). */
-  addGroup(hour: number, key: string | null, model: string, provider: string | null, labels: AuditSummary['labels'], sums: RollupSums): void {
-    this.#addTo(hour, ALL_DIM, NO_VALUE, sums);
-    this.#addTo(hour, 'key', key ?? NO_VALUE, sums);
-    this.#addTo(hour, 'model', model, sums);
-    this.#addTo(hour, 'provider', provider ?? NO_VALUE, sums);
+  addGroup(hourStart: number, key: string | null, model: string, provider: string | null, labels: AuditSummary['labels'], sums: RollupSums): void {
+    const hour = this.#hour(hourStart);
+    const add = (cell: Cell): void => {
+      cell.requests += sums.requests;
+      cell.inputTokens += sums.inputTokens;
+      cell.outputTokens += sums.outputTokens;
+      cell.totalTokens += sums.totalTokens;
+      cell.addBigCost(sums.costPico);
+      cell.unpricedRequests += sums.unpricedRequests;
+    };
+    add(cellOf(hour.all, hour, ALL_DIM, NO_VALUE));
+    add(cellOf(hour.key, hour, 'key', key ?? NO_VALUE));
+    add(cellOf(hour.model, hour, 'model', model));
+    add(cellOf(hour.provider, hour, 'provider', provider ?? NO_VALUE));
     for (const name in labels) {
-      const dim = `label:${name}`;
-      if (forEachLabelValue(labels[name]!, (v) => this.#addTo(hour, dim, v, sums))) this.#addTo(hour, labelledDim(name), NO_VALUE, sums);
+      const dims = labelDims(name);
+      const cells = hour.dim(dims.values);
+      if (forEachLabelValue(labels[name]!, (v) => add(cellOf(cells, hour, dims.values, v)))) add(cellOf(hour.dim(dims.labelled), hour, dims.labelled, NO_VALUE));
     }
   }
 
-  cells(): IterableIterator<RollupCell> {
-    return this.#cells.values();
+  /** Every cell, hour by hour. */
+  *cells(): Generator<RollupCell> {
+    for (const hour of this.#hours.values()) for (const cells of hour.byDim.values()) yield* cells.values();
   }
 
-  get size(): number {
-    return this.#cells.size;
-  }
-
-  #addTo(hour: number, dim: string, value: string, sums: RollupSums): void {
-    const key = `${hour}\u0000${dim}\u0000${value}`;
-    let cell = this.#cells.get(key);
-    if (cell === undefined) {
-      cell = { bucketHour: hour, dim, value, requests: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, costPico: 0n, unpricedRequests: 0 };
-      this.#cells.set(key, cell);
+  /** The cells of one dimension in hours [from, to). */
+  *cellsOf(dim: string, from: number, to: number): Generator<RollupCell> {
+    for (const [start, hour] of this.#hours) {
+      if (start < from || start >= to) continue;
+      const cells = hour.byDim.get(dim);
+      if (cells !== undefined) yield* cells.values();
     }
-    cell.requests += sums.requests;
-    cell.inputTokens += sums.inputTokens;
-    cell.outputTokens += sums.outputTokens;
-    cell.totalTokens += sums.totalTokens;
-    cell.costPico += sums.costPico;
-    cell.unpricedRequests += sums.unpricedRequests;
   }
+
+  has(dim: string, hour: number, value: string): boolean {
+    return this.#hours.get(hour)?.byDim.get(dim)?.has(value) ?? false;
+  }
+
+  get empty(): boolean {
+    return this.#hours.size === 0;
+  }
+
+  #hour(start: number): HourCells {
+    let hour = this.#hours.get(start);
+    if (hour === undefined) this.#hours.set(start, (hour = new HourCells(start)));
+    return hour;
+  }
+}
+
+// The dimension names of a label, made once per name rather than once per entry.
+const LABEL_DIMS = new Map<string, { values: string; labelled: string }>();
+const MAX_LABEL_DIMS = 1000;
+
+function labelDims(name: string): { values: string; labelled: string } {
+  let dims = LABEL_DIMS.get(name);
+  if (dims === undefined) {
+    dims = { values: `label:${name}`, labelled: labelledDim(name) };
+    if (LABEL_DIMS.size < MAX_LABEL_DIMS) LABEL_DIMS.set(name, dims);
+  }
+  return dims;
+}
+
+function cellOf(cells: Map<string, Cell>, hour: HourCells, dim: string, value: string): Cell {
+  let cell = cells.get(value);
+  if (cell === undefined) cells.set(value, (cell = new Cell(hour.start, dim, value)));
+  return cell;
+}
+
+function addOne(cell: Cell, input: number, output: number, total: number, cost: number, unpriced: number): void {
+  cell.requests += 1;
+  cell.inputTokens += input;
+  cell.outputTokens += output;
+  cell.totalTokens += total;
+  cell.addCost(cost);
+  cell.unpricedRequests += unpriced;
 }

@@ -3,13 +3,16 @@
 // test machine, every ~9,000 entries, on the thread that writes. A worker thread with its own
 // connection checkpoints every second instead (PASSIVE: it neither waits for nor blocks the
 // writer), and the writing connection keeps only a far higher mark, as a backstop should the
-// worker fall behind or fail. The checkpoint's CPU is the same either way; only the pause moves.
+// worker fall behind; should it fail, the writer goes back to SQLite's own checkpoints. The
+// checkpoint's CPU is the same either way; only the pause moves.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 const EVERY_MS = 1000;
-/** The writing connection's own mark, in pages (SQLite's default is 1000). */
+/** The writing connection's own mark while the worker runs, in pages. */
 export const BACKSTOP_PAGES = 10_000;
+/** SQLite's default mark, for when the worker is gone. */
+export const DEFAULT_PAGES = 1000;
 
 // The worker's script, as source: under tsx a worker cannot load a .ts file (Node 20 does not
 // apply --import loaders to workers), and this keeps one code path for tsx and the build.
@@ -34,19 +37,31 @@ parentPort.once('message', () => {
 
 const DRIVER = createRequire(import.meta.url).resolve('better-sqlite3');
 
+export interface CheckpointerEvents {
+  /** A checkpoint failed; the next one tries again. */
+  onError: (message: string) => void;
+  /** The worker died: checkpoints are the writer's again. */
+  onGone: (message: string) => void;
+}
+
 export class Checkpointer {
   readonly #worker: Worker;
+  #closing = false;
 
-  constructor(file: string, busyTimeoutMs: number, onError: (message: string) => void) {
+  constructor(file: string, busyTimeoutMs: number, events: CheckpointerEvents) {
     this.#worker = new Worker(SCRIPT, { eval: true, workerData: { driver: DRIVER, file, everyMs: EVERY_MS, busyTimeoutMs } });
-    this.#worker.on('message', (message: string) => onError(message));
-    this.#worker.on('error', (err) => onError(err.message));
+    this.#worker.on('message', (message: string) => events.onError(`a WAL checkpoint failed, the next one tries again: ${message}`));
+    this.#worker.on('error', (err) => events.onGone(`the checkpoint thread failed: ${err.message}`));
+    this.#worker.on('exit', (code) => {
+      if (!this.#closing) events.onGone(`the checkpoint thread exited (code ${code})`);
+    });
     // Never what keeps the process alive.
     this.#worker.unref();
   }
 
   /** Asks the worker to close its connection and exit. */
   close(): void {
+    this.#closing = true;
     this.#worker.postMessage('close');
   }
 }

@@ -1,9 +1,9 @@
 // The rows a page of GET /admin/audit is taken from: newest first, read backwards along the
 // rowid (which is the time order, entry-sequence.ts) with the filters checked row by row.
 // Only the rowid is indexed, so a filter on a model, provider, key or label is helped by the
-// rollups instead: a rolled-up hour without a cell for the value holds no matching entry and
-// is skipped with one primary-key lookup, so a rare value costs the hours it appears in, not
-// the whole table. A common value fills the page from the newest rows right away.
+// rollups instead: an hour without a cell for the value holds no matching entry and is skipped
+// with one primary-key lookup, so a rare value costs the hours it appears in, not the whole
+// table. A common value fills the page from the newest rows right away.
 import type { Database, Statement } from 'better-sqlite3';
 import { N_OF_SEQ, SEQ_OF, TS_OF_SEQ } from './entry-sequence.js';
 import type { SeqPosition } from './entry-sequence.js';
@@ -46,6 +46,12 @@ const STATEMENT_CACHE_LIMIT = 256;
 const LABEL_MATCH = `(labels IS NOT NULL AND instr(labels, ?) > 0 AND EXISTS (SELECT 1 FROM json_each(labels) l WHERE l.key = ?
   AND (l.type = 'text' AND l.value = ? OR l.type = 'array' AND EXISTS (SELECT 1 FROM json_each(l.value) v WHERE v.type = 'text' AND v.value = ?))))`;
 
+/** What the rollups tell about an hour (sqlite-rollups.ts). */
+export interface RolledUp {
+  readonly until: number;
+  has(dim: string, hour: number, value: string): boolean;
+}
+
 interface Where {
   sql: string;
   params: Array<string | number>;
@@ -58,14 +64,14 @@ export class PageRows {
   readonly #statements = new Map<string, Statement>();
   readonly #first: Statement;
   readonly #last: Statement;
-  readonly #hasCell: Statement;
+  readonly #rollups: RolledUp;
   readonly #rowAt: Statement;
 
-  constructor(db: Database) {
+  constructor(db: Database, rollups: RolledUp) {
     this.#db = db;
+    this.#rollups = rollups;
     this.#first = db.prepare(`SELECT ${TS_OF_SEQ} AS ts, ${N_OF_SEQ} AS n FROM audit_entries ORDER BY seq LIMIT 1`);
     this.#last = db.prepare(`SELECT ${TS_OF_SEQ} AS ts, ${N_OF_SEQ} AS n FROM audit_entries ORDER BY seq DESC LIMIT 1`);
-    this.#hasCell = db.prepare('SELECT 1 FROM usage_rollup WHERE dim = ? AND bucket_hour = ? AND value = ?').pluck();
     this.#rowAt = db.prepare(`SELECT ${PAGE_COLUMNS} FROM audit_entries WHERE seq = ${SEQ_OF}`);
   }
 
@@ -73,13 +79,13 @@ export class PageRows {
    * Batches (of up to `batch` rows) of the entries matching every filter but `q`, newest first,
    * strictly older than `before`. Stop pulling once the page is full.
    */
-  rows(filter: AuditFilter, before: SeqPosition | null, batch: number, rolledUntil: number): Generator<PageRow[]> {
-    return this.#batches(filter, before, batch, rolledUntil, 'row') as Generator<PageRow[]>;
+  rows(filter: AuditFilter, before: SeqPosition | null, batch: number): Generator<PageRow[]> {
+    return this.#batches(filter, before, batch, 'row') as Generator<PageRow[]>;
   }
 
   /** The same, only where each entry sits: for a scan through the bodies. */
-  located(filter: AuditFilter, before: SeqPosition | null, batch: number, rolledUntil: number): Generator<Located[]> {
-    return this.#batches(filter, before, batch, rolledUntil, 'located');
+  located(filter: AuditFilter, before: SeqPosition | null, batch: number): Generator<Located[]> {
+    return this.#batches(filter, before, batch, 'located');
   }
 
   /** The full row of an entry at a position. */
@@ -87,7 +93,7 @@ export class PageRows {
     return this.#rowAt.get(at.ts, at.n) as PageRow;
   }
 
-  *#batches(filter: AuditFilter, before: SeqPosition | null, batch: number, rolledUntil: number, shape: Shape): Generator<Located[]> {
+  *#batches(filter: AuditFilter, before: SeqPosition | null, batch: number, shape: Shape): Generator<Located[]> {
     const first = this.#first.get() as SeqPosition | undefined;
     const last = this.#last.get() as SeqPosition | undefined;
     if (first === undefined || last === undefined) return;
@@ -102,9 +108,10 @@ export class PageRows {
       yield* this.#range(statement, shape, where.params, low, high, batch);
       return;
     }
+    const rollups = this.#rollups;
     for (let hour = hourOf(high.ts); hour >= hourOf(low.ts); hour -= HOUR_MS) {
-      // Hours not rolled up yet have no cells to tell: they are read.
-      if (hour < rolledUntil && !where.cells.every(([dim, value]) => this.#hasCell.get(dim, hour, value) !== undefined)) continue;
+      // Hours being rebuilt after a crash have no cells to tell: they are read.
+      if (hour < rollups.until && !where.cells.every(([dim, value]) => rollups.has(dim, hour, value))) continue;
       yield* this.#range(statement, shape, where.params, later(low, { ts: hour, n: 0 }), earlier(high, { ts: hour + HOUR_MS, n: 0 }), batch);
     }
   }

@@ -91,11 +91,10 @@ const MIGRATIONS: readonly string[] = [
   -- Request ids are time-ordered (UUIDv7): this index grows at its end.
   CREATE UNIQUE INDEX audit_entries_id ON audit_entries (id);
 
-  -- rolled_until: the rollups count every entry started before it (sqlite-rollups.ts). Version 1
-  -- counted each entry as it was stored, so every hour it has entries in is complete.
+  -- rolled_until: the rollup table counts every entry started before it (sqlite-rollups.ts);
+  -- 2^53 - 1 is every entry. Version 1 counted each entry as it was stored.
   CREATE TABLE audit_state (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-  INSERT INTO audit_state (name, value)
-    SELECT 'rolled_until', COALESCE((MAX(ts) / 3600000 + 1) * 3600000, 0) FROM audit_entries_v1;
+  INSERT INTO audit_state (name, value) VALUES ('rolled_until', 9007199254740991);
   `,
 ];
 

@@ -3,7 +3,8 @@
 // what a crash can leave behind.
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -183,6 +184,7 @@ describe('audit SQLite store: segments', () => {
         syntheticEntry({ id: 's3', ts: T0 + 3, request_body: 'café', response_body: 'CAFÉ' }),
         // The two bodies end and start so that a match would straddle them.
         syntheticEntry({ id: 's4', ts: T0 + 4, request_body: 'xxab', response_body: 'cdxx' }),
+        syntheticEntry({ id: 's6', ts: T0 + 6, request_body: 'price: (a+b)*[c]? \\ /x/ ^$ {1,2} a|b.' }),
         // Only in a header and in the summary, never in a body.
         syntheticEntry({ id: 's5', ts: T0 + 5, request_headers: { 'x-note': 'hidden-header-text' }, key_name: 'summary-only-text' }),
       ]);
@@ -194,10 +196,13 @@ describe('audit SQLite store: segments', () => {
       expect(ids('cafÉ')).to.deep.equal(['s3']);
       expect(ids('Café')).to.deep.equal(['s3']);
       expect(ids('abcd')).to.deep.equal([]);
+      // Every character is literal.
+      expect(ids('(A+B)*[C]? \\ /X/ ^$ {1,2} A|B.')).to.deep.equal(['s6']);
+      expect(ids('a.b')).to.deep.equal([]);
       expect(ids('hidden-header-text')).to.deep.equal([]);
       expect(ids('summary-only-text')).to.deep.equal([]);
       // syntheticEntry's own bodies.
-      expect(ids('about entry s')).to.deep.equal(['s5']);
+      expect(ids('about entry s')).to.deep.equal(['s6', 's5']);
     });
 
     it('pages through many megabytes newest first, with filters and a time window', () => {
@@ -256,48 +261,85 @@ describe('audit SQLite store: segments', () => {
         for (const filter of filters) expect(allPages(store, filter, 25), JSON.stringify(filter)).to.deep.equal(bruteQuery(inserted, filter));
       };
       check();
-      await store.maintain(T0 + 60 * HOUR);
+      await store.maintain();
       check();
     });
   });
 
-  describe('hourly rollups written after the hour', () => {
-    const usageOf = (s: SqliteAuditStore, from: number, to: number): number => s.usage('provider', from, to).reduce((n, r) => n + r.requests, 0);
+  describe('rollups summed in memory, written every minute, rebuilt after a crash', () => {
+    const requestsIn = (s: SqliteAuditStore, from: number, to: number): number => s.usage('provider', from, to).reduce((n, r) => n + r.requests, 0);
+    const cellRequests = (hour: number): number | undefined => {
+      const db = new Database(join(dir, 'sluice.db'), { readonly: true });
+      try {
+        return (db.prepare("SELECT requests FROM usage_rollup WHERE dim = 'all' AND bucket_hour = ?").get(hour) as { requests: number } | undefined)?.requests;
+      } finally {
+        db.close();
+      }
+    };
+    // A process that stores entries and dies without closing its store: the sums it kept in
+    // memory are lost, the rows are not.
+    const crashAfter = (entries: AuditEntry[]): void => {
+      const batch = join(dir, 'batch.json');
+      writeFileSync(batch, JSON.stringify(entries));
+      const script = `
+        import { readFileSync } from 'node:fs';
+        import { SqliteAuditStore } from ${JSON.stringify(new URL('./sqlite-store.ts', import.meta.url).href)};
+        const store = new SqliteAuditStore(${JSON.stringify(join(dir, 'sluice.db'))});
+        store.insert(JSON.parse(readFileSync(${JSON.stringify(batch)}, 'utf8')));
+        process.exit(0);`;
+      execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]);
+    };
 
-    it('answers the same before and after an hour is rolled up, and counts a late entry once', async () => {
+    it('answers the same before and after the sums are written, and counts a late entry once', async () => {
       store.insert([0, 1, 2].map((i) => syntheticEntry({ id: `a${i}`, ts: T0 + i * HOUR + 10, labels: { team: 'ml' } })));
       const before = store.usage('label:team', T0, T0 + 3 * HOUR);
-      // Five minutes after the second hour ended: the first two are rolled up.
-      await store.maintain(T0 + 2 * HOUR + 5 * 60_000);
+      expect(cellRequests(T0)).to.equal(undefined);
+      await store.maintain();
+      expect(cellRequests(T0)).to.equal(1);
       expect(store.usage('label:team', T0, T0 + 3 * HOUR)).to.deep.equal(before);
-      // A request logged late for a rolled-up hour goes into its rollup at once.
+      // A request logged late for an hour already written: summed again, written again.
       store.insert([syntheticEntry({ id: 'late', ts: T0 + 30, labels: { team: 'ml' } })]);
-      expect(usageOf(store, T0, T0 + HOUR)).to.equal(2);
+      expect(requestsIn(store, T0, T0 + HOUR)).to.equal(2);
+      await store.maintain();
+      expect(cellRequests(T0)).to.equal(2);
       expect(store.usage('label:team', T0, T0 + 3 * HOUR)[0]).to.include({ value: 'ml', requests: 4 });
-      const db = new Database(join(dir, 'sluice.db'), { readonly: true });
-      try {
-        expect(db.prepare("SELECT requests FROM usage_rollup WHERE dim = 'all' AND bucket_hour = ?").get(T0)).to.deep.equal({ requests: 2 });
-        expect(db.prepare("SELECT COUNT(*) AS n FROM usage_rollup WHERE bucket_hour = ?").get(T0 + 2 * HOUR)).to.deep.equal({ n: 0 });
-      } finally {
-        db.close();
-      }
     });
 
-    it('counts once an entry stored while its hour is being rolled up', async () => {
-      // More rows than one step of the roll, so it yields half-way.
-      store.insert(Array.from({ length: 5000 }, (_, i) => syntheticEntry({ id: `r${i}`, ts: T0 + Math.floor((i / 5000) * HOUR) })));
-      const rolling = store.maintain(T0 + HOUR + 5 * 60_000);
+    it('writes what is in memory when closed', () => {
+      store.insert([syntheticEntry({ id: 'c1', ts: T0 + 10 })]);
+      store.close();
+      expect(cellRequests(T0)).to.equal(1);
+      store = new SqliteAuditStore(join(dir, 'sluice.db'));
+    });
+
+    it('rebuilds the hours a crash left incomplete, from their rows, exactly', async function () {
+      this.timeout(20_000);
+      store.insert([syntheticEntry({ id: 'early', ts: T0 + 5 })]);
+      await store.maintain();
+      store.close();
+      // More rows in one hour than one step of the rebuild, so it yields half-way.
+      crashAfter(Array.from({ length: 5000 }, (_, i) => syntheticEntry({ id: `r${i}`, ts: T0 + 10 + Math.floor((i / 5000) * (HOUR - 20)) })));
+      expect(cellRequests(T0)).to.equal(1);
+      store = new SqliteAuditStore(join(dir, 'sluice.db'));
+      // Exact before the rebuild (those hours come from the rows)...
+      expect(requestsIn(store, T0, T0 + HOUR)).to.equal(5001);
+      const rebuilding = store.maintain();
       await new Promise((resolve) => setImmediate(resolve));
-      // Early in the hour: behind the part already scanned.
-      store.insert([syntheticEntry({ id: 'during', ts: T0 + 5 })]);
-      await rolling;
-      expect(usageOf(store, T0, T0 + HOUR)).to.equal(5001);
-      const db = new Database(join(dir, 'sluice.db'), { readonly: true });
-      try {
-        expect(db.prepare("SELECT requests FROM usage_rollup WHERE dim = 'all' AND bucket_hour = ?").get(T0)).to.deep.equal({ requests: 5001 });
-      } finally {
-        db.close();
-      }
+      // ...during it (an entry behind the part already scanned is added once it commits)...
+      store.insert([syntheticEntry({ id: 'during', ts: T0 + 6 })]);
+      await rebuilding;
+      // ...and after it, from the cells.
+      expect(cellRequests(T0)).to.equal(5002);
+      expect(requestsIn(store, T0, T0 + HOUR)).to.equal(5002);
+    });
+
+    it('writes an entry older than the purged hours straight into the table', async () => {
+      store.insert([syntheticEntry({ id: 'old', ts: T0 + 5 }), syntheticEntry({ id: 'new', ts: T0 + 5 * HOUR })]);
+      expect(await store.purgeBefore(T0 + 2 * HOUR + 1)).to.equal(1);
+      store.insert([syntheticEntry({ id: 'late-old', ts: T0 + 7 })]);
+      // In the table at once: no rows left to rebuild that hour from.
+      expect(cellRequests(T0)).to.equal(2);
+      expect(requestsIn(store, T0, T0 + HOUR)).to.equal(2);
     });
   });
 
@@ -348,7 +390,8 @@ describe('audit SQLite store: segments', () => {
     const check = new Database(join(dir, 'sluice.db'), { readonly: true });
     try {
       expect(check.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%_v1'").all()).to.deep.equal([]);
-      expect(check.prepare("SELECT value FROM audit_state WHERE name = 'rolled_until'").get()).to.deep.equal({ value: T0 + 3 * HOUR });
+      // Every hour complete in the table.
+      expect(check.prepare("SELECT value FROM audit_state WHERE name = 'rolled_until'").get()).to.deep.equal({ value: Number.MAX_SAFE_INTEGER });
     } finally {
       check.close();
     }

@@ -22,10 +22,10 @@ import { DAY_MS, dayOf, SegmentFiles } from './segment-files.js';
 import { readHead, SegmentBatch } from './segment-record.js';
 import type { RecordHead } from './segment-record.js';
 import { PAGE_COLUMNS, PageRows } from './sqlite-page-rows.js';
-import { HourlyRollups, ROLL_DELAY_MS } from './sqlite-rollups.js';
+import { HourlyRollups, insertRollups } from './sqlite-rollups.js';
 import type { InsertRollups } from './sqlite-rollups.js';
 import type { PageRow } from './sqlite-page-rows.js';
-import { BACKSTOP_PAGES, Checkpointer } from './sqlite-checkpointer.js';
+import { BACKSTOP_PAGES, Checkpointer, DEFAULT_PAGES } from './sqlite-checkpointer.js';
 import { migrate } from './sqlite-schema.js';
 import { moveV1Rows } from './sqlite-v1-rows.js';
 import type { AuditFilter, AuditPage, AuditStore, UsageGroupBy, UsageRow } from './store.js';
@@ -131,7 +131,7 @@ export class SqliteAuditStore implements AuditStore {
   /** Per day of the batch being written: its records' bytes, for one write each. */
   readonly #segments = new Map<number, SegmentBatch>();
   readonly #head = Buffer.allocUnsafe(HEAD_READ);
-  readonly #checkpointer: Checkpointer | null = null;
+  #checkpointer: Checkpointer | null = null;
   #closed = false;
 
   constructor(file: string, options: SqliteStoreOptions = {}) {
@@ -177,8 +177,8 @@ export class SqliteAuditStore implements AuditStore {
     // The oldest chunk first: each holds the write lock for about a millisecond.
     this.#purgeEntries = db.prepare(`DELETE FROM audit_entries WHERE seq IN (SELECT seq FROM audit_entries WHERE seq < ${SEQ_OF} ORDER BY seq LIMIT ${PURGE_CHUNK})`);
     this.#rowsOfDay = db.prepare(`SELECT 1 FROM audit_entries WHERE seq >= ${SEQ_OF} AND seq < ${SEQ_OF} LIMIT 1`).pluck();
-    this.#pageRows = new PageRows(db);
     this.#rollups = new HourlyRollups(db);
+    this.#pageRows = new PageRows(db, this.#rollups);
 
     const last = db.prepare(`SELECT ${TS_OF_SEQ} AS ts, ${N_OF_SEQ} AS n FROM audit_entries ORDER BY seq DESC LIMIT 1`).get() as SeqPosition | undefined;
     const highestN = db.prepare(`SELECT MAX(seq) - ${SEQ_OF} FROM audit_entries WHERE seq >= ${SEQ_OF} AND seq < ${SEQ_OF}`).pluck();
@@ -198,13 +198,13 @@ export class SqliteAuditStore implements AuditStore {
       this.close();
       throw err;
     }
-    if (options.checkpointWorker === true) this.#checkpointer = new Checkpointer(file, busyTimeoutMs, options.onBackgroundError ?? (() => undefined));
+    if (options.checkpointWorker === true) this.#startCheckpointer(busyTimeoutMs, options.onBackgroundError ?? (() => undefined));
   }
 
   insert(entries: readonly StorableEntry[]): void {
     this.#open();
     if (entries.length === 0) return;
-    const rollups: InsertRollups = { now: null, afterCommit: null };
+    const rollups = insertRollups();
     this.#write(entries.map(asRecord), rollups, null);
     this.#rollups.committed(rollups);
   }
@@ -247,7 +247,7 @@ export class SqliteAuditStore implements AuditStore {
 
   #pageRowsOf(filter: AuditFilter, before: SeqPosition | null, wanted: number): PageRow[] {
     const rows: PageRow[] = [];
-    for (const batch of this.#pageRows.rows(filter, before, wanted, this.#rollups.until)) {
+    for (const batch of this.#pageRows.rows(filter, before, wanted)) {
       for (const row of batch) {
         rows.push(row);
         if (rows.length === wanted) return rows;
@@ -260,7 +260,7 @@ export class SqliteAuditStore implements AuditStore {
   #searchRows(filter: AuditFilter, q: string, before: SeqPosition | null, wanted: number): PageRow[] {
     const search = new BodySearch(q, this.#files);
     const rows: PageRow[] = [];
-    for (const batch of this.#pageRows.located(filter, before, SEARCH_BATCH, this.#rollups.until)) {
+    for (const batch of this.#pageRows.located(filter, before, SEARCH_BATCH)) {
       for (const at of batch) {
         if (!search.matches(dayOf(at.ts), at.off, at.len)) continue;
         rows.push(this.#pageRows.row(at));
@@ -276,7 +276,7 @@ export class SqliteAuditStore implements AuditStore {
     const sum = new UsageSum();
     const label = groupBy.startsWith('label:') ? groupBy.slice('label:'.length) : null;
     if (label === '' || (label === null && !Object.hasOwn(RAW_VALUE, groupBy))) throw new Error(`cannot group usage by '${groupBy}'`);
-    if (window.hours !== null) addRows(sum, this.#rollupByValue.all(groupBy, window.hours[0], window.hours[1]) as SumRow[]);
+    this.#addRolledUp(sum, groupBy, window);
     if (label === null) {
       const statement = this.#rawByValue[groupBy as 'key' | 'model' | 'provider'];
       for (const [start, end] of window.raw) addRows(sum, statement.all(start, 0, end, 0) as SumRow[]);
@@ -293,16 +293,15 @@ export class SqliteAuditStore implements AuditStore {
     return sum.sorted();
   }
 
-  /** Rolls up the hours that ended ROLL_DELAY_MS ago or more (sqlite-rollups.ts). */
-  maintain(now: number): Promise<void> {
+  /** Writes the rollup sums kept in memory, and rebuilds what a crash left (sqlite-rollups.ts). */
+  maintain(): Promise<void> {
     this.#open();
-    return this.#rollups.rollUp(now - ROLL_DELAY_MS);
+    return this.#rollups.maintain();
   }
 
   async purgeBefore(ts: number): Promise<number> {
-    // Raw rows are purged only once their hours are in the rollups: roll up every hour with
-    // rows before the cutoff first (an entry logged later for one of them is still counted).
-    await this.#rollups.rollUp(hourOf(ts) + HOUR_MS);
+    // Raw rows go only once their hours are complete in the table: rollups are all that is left.
+    await this.#rollups.maintain();
     const cutoff = Math.min(ts, this.#rollups.until);
     let deleted = 0;
     for (;;) {
@@ -314,6 +313,7 @@ export class SqliteAuditStore implements AuditStore {
       await yieldToLoop();
     }
     if (this.#closed) return deleted;
+    this.#rollups.purged(cutoff, this.#db);
     // Whole days before the cutoff: their rows are gone, so are their files. A row written for
     // such a day since (a late spill) keeps its file until the next purge.
     for (const day of this.#files.days()) {
@@ -336,6 +336,19 @@ export class SqliteAuditStore implements AuditStore {
       this.#db.pragma('optimize');
     } finally {
       this.#db.close();
+    }
+  }
+
+  #startCheckpointer(busyTimeoutMs: number, report: (message: string) => void): void {
+    const inline = (message: string): void => {
+      this.#checkpointer = null;
+      if (!this.#closed) this.#db.pragma(`wal_autocheckpoint = ${DEFAULT_PAGES}`);
+      report(`${message}; checkpoints run inline again`);
+    };
+    try {
+      this.#checkpointer = new Checkpointer(this.file, busyTimeoutMs, { onError: report, onGone: inline });
+    } catch (err) {
+      inline(`cannot start the checkpoint thread: ${(err as Error).message}`);
     }
   }
 
@@ -389,7 +402,7 @@ export class SqliteAuditStore implements AuditStore {
       if (result.changes === 0 || rollups === null) continue;
       this.#rollups.collect(r, n, rollups);
     }
-    if (rollups?.now) this.#rollups.write(rollups.now);
+    if (rollups !== null) this.#rollups.beforeCommit(rollups);
   }
 
   #summary(row: PageRow): AuditSummary {
@@ -412,8 +425,18 @@ export class SqliteAuditStore implements AuditStore {
 
   #rolledUp(dim: string, window: UsageWindow): UsageSum {
     const sum = new UsageSum();
-    if (window.hours !== null) addRows(sum, this.#rollupByValue.all(dim, window.hours[0], window.hours[1]) as SumRow[]);
+    this.#addRolledUp(sum, dim, window);
     return sum;
+  }
+
+  /** The window's whole hours, from the table's cells and the sums still in memory. */
+  #addRolledUp(sum: UsageSum, dim: string, window: UsageWindow): void {
+    if (window.hours === null) return;
+    const [from, to] = window.hours;
+    addRows(sum, this.#rollupByValue.all(dim, from, to) as SumRow[]);
+    for (const c of this.#rollups.pendingCells(dim, from, to)) {
+      sum.add(c.value, c.requests, c.inputTokens, c.outputTokens, c.totalTokens, c.costPico, c.unpricedRequests);
+    }
   }
 
   /** Raw rows carrying `label` in [start, end): each value, and once per entry in `labelled`. */
