@@ -1,11 +1,13 @@
 // Translators for upstream streams that already speak the client's format (OpenAI and every
-// OpenAI-compatible server): each event is parsed once for usage and reassembly, and its
-// original JSON text is forwarded unchanged.
+// OpenAI-compatible server): each event is parsed once for usage and reassembly (chat chunks
+// through the template of their stream, see chunk-template.ts), and its original JSON text is
+// forwarded unchanged.
 import { providerFailed, providerStatusError } from '../errors.js';
 import type { ChatCompletionChunk, ChatUsage } from '../types/chat.js';
 import type { ResponsesStreamEvent, ResponsesUsage } from '../types/responses.js';
 import type { Usage } from '../types/usage.js';
 import { usageFromChat, usageFromResponses } from '../usage-mapping.js';
+import { ChunkTemplate } from './chunk-template.js';
 import type { SseEvent, StreamSink, StreamTranslator } from './translator.js';
 
 interface UpstreamErrorPayload {
@@ -30,9 +32,19 @@ function parseEvent(provider: string, data: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+// Learning a template costs about three whole parses. A stream may learn again when its
+// template stops matching (xAI's `created` moves on each second), but a stream that never
+// matches must not pay for learning on every chunk: each learn spends a credit, and credits
+// come back only with chunks the template parsed.
+const LEARN_CREDITS = 3;
+const HITS_PER_CREDIT = 8;
+
 export class ChatPassthroughStream implements StreamTranslator<ChatCompletionChunk> {
   readonly #provider: string;
   readonly #mapUsage: (u: ChatUsage) => Usage;
+  #template: ChunkTemplate | null = null;
+  #credits = LEARN_CREDITS;
+  #hits = 0;
 
   constructor(provider: string, mapUsage: (u: ChatUsage) => Usage = usageFromChat) {
     this.#provider = provider;
@@ -40,9 +52,20 @@ export class ChatPassthroughStream implements StreamTranslator<ChatCompletionChu
   }
 
   onEvent(event: SseEvent, sink: StreamSink<ChatCompletionChunk>): void {
-    if (event.data === '[DONE]') return;
-    const chunk = parseEvent(this.#provider, event.data) as ChatCompletionChunk;
-    if (!Array.isArray(chunk.choices)) throw providerFailed(this.#provider, `provider '${this.#provider}' sent a stream event that is not a chat chunk`);
+    const data = event.data;
+    if (data === '[DONE]') return;
+    let chunk = this.#template === null ? null : this.#template.parse(data);
+    if (chunk !== null) {
+      if (++this.#hits % HITS_PER_CREDIT === 0 && this.#credits < LEARN_CREDITS) this.#credits++;
+    } else {
+      chunk = parseEvent(this.#provider, data) as ChatCompletionChunk;
+      if (!Array.isArray(chunk.choices)) throw providerFailed(this.#provider, `provider '${this.#provider}' sent a stream event that is not a chat chunk`);
+      // A chunk that finishes its choice is the last of its kind: no template to learn from it.
+      if (this.#credits > 0 && chunk.choices.length === 1 && !chunk.choices[0]?.finish_reason) {
+        this.#credits--;
+        this.#template = ChunkTemplate.learn(data, chunk) ?? this.#template;
+      }
+    }
     if (chunk.usage) sink.usage(this.#mapUsage(chunk.usage));
     sink.emit(chunk, event.data);
   }
