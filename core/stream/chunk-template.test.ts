@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { fixtureText } from '../../test/helpers/fixtures.js';
-import type { ChatCompletionChunk } from '../types/chat.js';
 import { ChunkTemplate } from './chunk-template.js';
 
 /** The `data:` payloads of a recorded stream, [DONE] left out. */
@@ -12,7 +11,7 @@ function recordedData(provider: string): string[] {
 }
 
 function learnFrom(data: string): ChunkTemplate | null {
-  return ChunkTemplate.learn(data, JSON.parse(data) as ChatCompletionChunk);
+  return ChunkTemplate.learn(data);
 }
 
 const FIRST = '{"id":"c1","object":"chat.completion.chunk","created":7,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}],"usage":null}';
@@ -88,18 +87,47 @@ describe('chat chunk template', () => {
     expect(template.parse(content('{"content":"x"}', ',"__proto__":{"polluted":true}}'))).to.equal(null);
   });
 
-  it('learns nothing from a "delta" that is not choices[0].delta', () => {
-    const decoy = '{"id":"c1","meta":{"delta":{"x":1}},"choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}';
-    expect(learnFrom(decoy)).to.equal(null);
-    const asValue = '{"id":"c1","object":"delta","choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}';
-    expect(learnFrom(asValue)).to.equal(null);
+  it('takes the delta of the choice, never a look-alike elsewhere in the chunk', () => {
+    for (const first of [
+      '{"id":"c1","meta":{"delta":{"x":1},"choices":[]},"choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}',
+      '{"id":"c1","object":"delta","note":"\\"delta\\":{}","choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}',
+    ]) {
+      const template = learnFrom(first)!;
+      const next = first.replace('"delta":{"content":""}', '"delta":{"content":"x"}');
+      expect(template.parse(next), next).to.deep.equal(JSON.parse(next));
+    }
   });
 
   it('learns nothing from chunks without exactly one choice with a delta object', () => {
     expect(learnFrom('{"id":"c1","choices":[]}')).to.equal(null);
     expect(learnFrom('{"id":"c1","choices":[{"index":0,"delta":{}},{"index":1,"delta":{}}]}')).to.equal(null);
     expect(learnFrom('{"id":"c1","choices":[{"index":0,"delta":null}]}')).to.equal(null);
-    expect(learnFrom('{"0":1,"id":"c1","choices":[{"index":0,"delta":{}}]}')).to.equal(null);
+  });
+
+  it('reads duplicate and escaped keys as JSON.parse does, or learns nothing', () => {
+    const cases = [
+      // A second delta after the first wins in a whole parse: no template.
+      ['{"id":"c","choices":[{"index":0,"delta":{"content":""},"delta":{"x":1}}]}', false],
+      // An escaped second "choices" in the head: no template.
+      ['{"id":"c","ch\\u006fices":[],"choices":[{"index":0,"delta":{"content":""}}]}', false],
+      ['{"id":"c","__proto__":{"p":1},"choices":[{"index":0,"delta":{"content":""}}]}', false],
+      // An escaped delta before the real one is overwritten by it, as in a whole parse.
+      ['{"id":"c","choices":[{"index":0,"d\\u0065lta":{"a":1},"delta":{"content":""}}]}', true],
+      // A duplicate id after choices wins, as in a whole parse.
+      ['{"id":"c","choices":[{"index":0,"delta":{"content":""}}],"id":"late"}', true],
+      // Integer-like keys come first in a parse whatever their place: no matter here.
+      ['{"7":1,"id":"c","choices":[{"index":0,"delta":{"content":""}}],"8":2}', true],
+    ] as const;
+    for (const [first, learns] of cases) {
+      const template = learnFrom(first);
+      expect(template !== null, first).to.equal(learns);
+      if (template === null) continue;
+      const next = first.replace('"delta":{"content":""}', '"delta":{"content":"next"}');
+      expect(template.parse(next), next).to.deep.equal(JSON.parse(next));
+      const noRest = next.replace(/\](,.*)?}$/, ']}');
+      const parsed = template.parse(noRest);
+      if (parsed !== null) expect(parsed, noRest).to.deep.equal(JSON.parse(noRest));
+    }
   });
 
   it('learns from text with whitespace between the members', () => {

@@ -63,7 +63,7 @@ export class ChatPassthroughStream implements StreamTranslator<ChatCompletionChu
       // A chunk that finishes its choice is the last of its kind: no template to learn from it.
       if (this.#credits > 0 && chunk.choices.length === 1 && !chunk.choices[0]?.finish_reason) {
         this.#credits--;
-        this.#template = ChunkTemplate.learn(data, chunk) ?? this.#template;
+        this.#template = ChunkTemplate.learn(data) ?? this.#template;
       }
     }
     if (chunk.usage) sink.usage(this.#mapUsage(chunk.usage));
