@@ -17,22 +17,17 @@
 // Provider-reported cost (usage.provider_cost_usd, e.g. OpenRouter) wins over the catalogue:
 // the result has one `provider_reported` line, and `computed_usd` carries the catalogue estimate
 // (or null) so the two can be reconciled in the audit log.
-import type { Pricing, PricingTier, TimeWindow } from '../../core/types/pricing.js';
+//
+// Every call is priced, so what depends on the pricing alone is worked out once per pricing
+// object (plan.ts), and lines are summed as whole picodollars in Numbers while they are whole
+// and stay below 2^53; anything else (finer rates, fractional units, larger sums) goes through
+// the BigInt Decimals, so the result is the same exact one either way.
+import type { Pricing } from '../../core/types/pricing.js';
 import type { Usage } from '../../core/types/usage.js';
-import {
-  add,
-  formatDecimal,
-  formatUsd,
-  multiply,
-  parseDecimal,
-  parseRate,
-  shiftDown,
-  toPicos,
-  ZERO,
-  type Decimal,
-} from './money.js';
-import { findTimeWindow } from './time-window.js';
-import { selectTier } from './tier.js';
+import { add, formatDecimal, formatPicos, formatUsd, multiply, parseDecimal, PICO_SCALE, shiftDown, toPicos, ZERO, type Decimal } from './money.js';
+import { chargesFor, planFor, Unpriceable, type Fault, type Rate, type TokenCharge, type UnitRate } from './plan.js';
+import { pickTier } from './tier.js';
+import { utcWeekMinute, windowAt } from './time-window.js';
 
 export interface CostUnits {
   images_in?: number;
@@ -46,8 +41,8 @@ export interface CostUnits {
 }
 
 export interface CostOptions {
-  /** The moment the call was made; time windows are judged in UTC against it. */
-  at: Date;
+  /** The moment the call was made (a Date or ms since the epoch); time windows are judged in UTC against it. */
+  at: Date | number;
   batch?: boolean;
   units?: CostUnits;
 }
@@ -83,48 +78,25 @@ export interface Cost {
   notes?: string[];
 }
 
-/** Thrown inside this module only; becomes `source: 'unknown'` with the message as reason. */
-class Unpriceable extends Error {}
-
-interface TokenRates {
-  input?: Decimal;
-  output?: Decimal;
-  cached?: Decimal;
-  write?: Decimal;
-}
-
 interface Bill {
   lines: CostLine[];
-  total: Decimal;
+  /** Exact sum of the lines priced in whole picodollars, while it stays a safe integer. */
+  picos: number;
+  /** Exact sum of the other lines: sub-picodollar rates, fractional units, sums past 2^53. */
+  rest: Decimal;
   missing: string[];
 }
 
-type Computed =
-  | { ok: true; picos: bigint; lines: CostLine[]; tier?: number; window?: string }
-  | { ok: false; reason: string };
+interface Priced {
+  ok: true;
+  picos: bigint;
+  usd: string;
+  lines: CostLine[];
+  tier?: number;
+  window?: string;
+}
 
-const TOKEN_RATE_FIELDS = ['input_per_mtok', 'output_per_mtok', 'cached_input_per_mtok', 'cache_write_per_mtok'] as const;
-
-const UNIT_RATES = [
-  { item: 'image_in', field: 'input_per_image', unit: 'images_in' },
-  { item: 'image_out', field: 'per_image', unit: 'images_out' },
-  { item: 'character_in', field: 'per_character_input', unit: 'characters_in' },
-  { item: 'second_in', field: 'per_second_input', unit: 'seconds_in' },
-  { item: 'second_out', field: 'per_second_output', unit: 'seconds_out' },
-  { item: 'page', field: 'per_page', unit: 'pages' },
-] as const satisfies readonly { item: string; field: keyof Pricing; unit: keyof CostUnits }[];
-
-const ANY_RATE_FIELDS = [
-  ...TOKEN_RATE_FIELDS,
-  'reasoning_output_per_mtok',
-  'audio_input_per_mtok',
-  'audio_output_per_mtok',
-  'output_image_per_mtok',
-  'batch_input_per_mtok',
-  'batch_output_per_mtok',
-  'per_request',
-  ...UNIT_RATES.map((u) => u.field),
-] as const satisfies readonly (keyof Pricing)[];
+type Computed = Priced | { ok: false; reason: string };
 
 const PER_MTOK_DIGITS = 6;
 
@@ -141,7 +113,7 @@ export function calculateCost(usage: Usage, pricing: Pricing | null | undefined,
         pico_usd: picos,
         source: 'provider',
         lines: [{ item: 'provider_reported', quantity: 1, rate_usd: exact, amount_usd: exact }],
-        computed_usd: computed.ok ? formatUsd(computed.picos) : null,
+        computed_usd: computed.ok ? computed.usd : null,
       },
       notes,
     );
@@ -149,7 +121,7 @@ export function calculateCost(usage: Usage, pricing: Pricing | null | undefined,
   if (!computed.ok) {
     return withNotes({ total_usd: null, pico_usd: null, source: 'unknown', unknown_reason: computed.reason, lines: [] }, notes);
   }
-  const cost: Cost = { total_usd: formatUsd(computed.picos), pico_usd: computed.picos, source: 'computed', lines: computed.lines };
+  const cost: Cost = { total_usd: computed.usd, pico_usd: computed.picos, source: 'computed', lines: computed.lines };
   if (computed.tier !== undefined) cost.tier = computed.tier;
   if (computed.window !== undefined) cost.window = computed.window;
   return withNotes(cost, notes);
@@ -166,65 +138,97 @@ function compute(usage: Usage, pricing: Pricing | null | undefined, opts: CostOp
 
 function computeOrThrow(usage: Usage, pricing: Pricing | null | undefined, opts: CostOptions, notes: string[]): Computed {
   if (pricing == null) throw new Unpriceable('no pricing for model');
-  if (pricing.currency != null && String(pricing.currency).toUpperCase() !== 'USD') {
-    throw new Unpriceable(`pricing currency is ${pricing.currency}, not USD (no FX conversion)`);
-  }
-  if (!ANY_RATE_FIELDS.some((f) => pricing[f] != null) && !pricing.tiers?.length && !pricing.time_windows?.length) {
-    throw new Unpriceable('pricing has no rates');
-  }
+  const plan = planFor(pricing);
+  if (typeof plan === 'string') throw new Unpriceable(plan);
 
-  const inputTotal = tokenCount(usage, 'input_tokens', notes);
-  const cached = tokenCount(usage, 'cached_input_tokens', notes);
-  const write = tokenCount(usage, 'cache_write_tokens', notes);
-  const audioIn = tokenCount(usage, 'audio_input_tokens', notes);
-  const outputTotal = tokenCount(usage, 'output_tokens', notes);
-  const reasoning = tokenCount(usage, 'reasoning_tokens', notes);
-  const audioOut = tokenCount(usage, 'audio_output_tokens', notes);
+  const inputTotal = tokenCount(usage.input_tokens, 'input_tokens', notes);
+  const cached = tokenCount(usage.cached_input_tokens, 'cached_input_tokens', notes);
+  const write = tokenCount(usage.cache_write_tokens, 'cache_write_tokens', notes);
+  const audioIn = tokenCount(usage.audio_input_tokens, 'audio_input_tokens', notes);
+  const outputTotal = tokenCount(usage.output_tokens, 'output_tokens', notes);
+  const reasoning = tokenCount(usage.reasoning_tokens, 'reasoning_tokens', notes);
+  const audioOut = tokenCount(usage.audio_output_tokens, 'audio_output_tokens', notes);
   const input = remainder(inputTotal, 'input_tokens', cached + write + audioIn, 'cached_input + cache_write + audio_input', notes);
   const output = remainder(outputTotal, 'output_tokens', reasoning + audioOut, 'reasoning + audio_output', notes);
   // The subsets were really sent, so the prompt is at least their sum when the counts disagree.
   const prompt = Math.max(inputTotal, cached + write + audioIn);
 
-  const rates = baseRates(pricing);
-  const tier = pricing.tiers?.length ? guard('tiers', () => selectTier(pricing.tiers ?? [], prompt)) : null;
-  if (tier !== null) overlay(rates, tier.tier, `tiers[${tier.index}].`);
-  const window = pricing.time_windows?.length ? guard('time_windows', () => findTimeWindow(pricing.time_windows ?? [], opts.at)) : null;
-  if (window !== null) overlay(rates, windowRates(window.window), `time_windows[${window.index}].pricing.`);
-  if (opts.batch === true) applyBatch(rates, pricing, notes);
+  raise(plan.base.fault);
+  let tier = -1;
+  if (plan.tiers !== null) {
+    raise(plan.tiers.fault);
+    tier = pickTier(plan.tiers.table, prompt);
+    raise(plan.tiers.layers[tier]?.fault ?? null);
+  }
+  let window: string | undefined;
+  let windowIndex = -1;
+  if (plan.windows !== null) {
+    const weekMinute = weekMinuteOf(opts.at);
+    raise(plan.windows.fault);
+    windowIndex = windowAt(plan.windows.ranges, weekMinute);
+    raise(plan.windows.layers[windowIndex]?.fault ?? null);
+    window = plan.windows.labels[windowIndex];
+  }
+  const batch = opts.batch === true;
+  if (batch) {
+    raise(plan.batch.fault);
+    if (plan.noBatchRates) notes.push('batch requested but the model has no batch rates; standard rates used');
+  }
+  raise(plan.extra.fault);
 
-  const bill: Bill = { lines: [], total: ZERO, missing: [] };
-  chargeTokens(bill, 'input', input, rates.input);
-  chargeTokens(bill, 'cached_input', cached, ...fallback(rates.cached, 'cached_input', rates.input, 'input'));
-  chargeTokens(bill, 'cache_write', write, ...fallback(rates.write, 'cache_write', rates.input, 'input'));
-  const audioInRate = rate(pricing.audio_input_per_mtok, 'audio_input_per_mtok');
-  chargeTokens(bill, 'audio_input', audioIn, ...fallback(audioInRate, 'audio_input', rates.input, 'input'));
-  chargeTokens(bill, 'output', output, rates.output);
-  const reasoningRate = rate(pricing.reasoning_output_per_mtok, 'reasoning_output_per_mtok');
-  chargeTokens(bill, 'reasoning_output', reasoning, ...fallback(reasoningRate, 'reasoning_output', rates.output, 'output'));
-  const audioOutRate = rate(pricing.audio_output_per_mtok, 'audio_output_per_mtok');
-  chargeTokens(bill, 'audio_output', audioOut, ...fallback(audioOutRate, 'audio_output', rates.output, 'output'));
+  const charges = chargesFor(plan, tier, windowIndex, batch);
+  const bill: Bill = { lines: [], picos: 0, rest: ZERO, missing: [] };
+  chargeTokens(bill, charges[0], input);
+  chargeTokens(bill, charges[1], cached);
+  chargeTokens(bill, charges[2], write);
+  chargeTokens(bill, charges[3], audioIn);
+  chargeTokens(bill, charges[4], output);
+  chargeTokens(bill, charges[5], reasoning);
+  chargeTokens(bill, charges[6], audioOut);
   // output_image_per_mtok needs a count of image output tokens, which Usage does not carry;
   // providers fold those tokens into output_tokens, so they are charged at the output rate.
-  if (pricing.output_image_per_mtok != null && outputTotal > 0) {
+  if (plan.outputImageRate && outputTotal > 0) {
     notes.push('output_image_per_mtok not applied: usage has no image output token count');
   }
   if (bill.missing.length > 0) throw new Unpriceable(`no rate for ${bill.missing.join(', ')}`);
 
-  const unmeasured = chargeUnits(bill, pricing, opts.units, notes);
+  const unmeasured = chargeUnits(bill, plan.perRequest, opts.units === undefined ? plan.ratedUnits : plan.units, opts.units, notes);
   // A per-unit model (TTS, transcription, image generation) whose quantity was never measured
   // has not cost nothing; we just do not know what it cost.
   if (bill.lines.length === 0 && unmeasured.length > 0) {
     throw new Unpriceable(`per-unit usage not measured: ${unmeasured.join(', ')}`);
   }
 
-  const result: Computed = { ok: true, picos: toPicos(bill.total), lines: bill.lines };
-  if (tier !== null) result.tier = tier.index;
-  if (window !== null) result.window = window.label;
+  const result: Priced =
+    bill.rest.coef === 0n
+      ? { ok: true, picos: BigInt(bill.picos), usd: formatPicos(bill.picos), lines: bill.lines }
+      : totalOf(bill);
+  if (tier !== -1) result.tier = tier;
+  if (window !== undefined) result.window = window;
   return result;
 }
 
-function tokenCount(usage: Usage, field: keyof Usage & `${string}_tokens`, notes: string[]): number {
-  const value: unknown = usage[field];
+function totalOf(bill: Bill): Priced {
+  const picos = toPicos(add(bill.rest, { coef: BigInt(bill.picos), scale: PICO_SCALE }));
+  return { ok: true, picos, usd: formatUsd(picos), lines: bill.lines };
+}
+
+function weekMinuteOf(at: Date | number): number {
+  try {
+    return utcWeekMinute(typeof at === 'number' ? at : at.getTime());
+  } catch (error) {
+    throw error instanceof RangeError ? new Unpriceable(`invalid time_windows: ${error.message}`) : error;
+  }
+}
+
+/** Throws what the plan found wrong at this point of the rules, if anything. */
+function raise(fault: Fault): void {
+  if (fault !== null) throw fault.thrown;
+}
+
+// Given the value, not the field name: reading usage[field] by a variable key is a slow keyed
+// load, seven times a call.
+function tokenCount(value: unknown, field: keyof Usage & `${string}_tokens`, notes: string[]): number {
   // Translators omit counts a provider does not report; absent means none of that kind.
   if (value == null) return 0;
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
@@ -244,95 +248,47 @@ function remainder(total: number, totalName: string, parts: number, partsName: s
   return 0;
 }
 
-function rate(value: number | undefined, field: string): Decimal | undefined {
-  if (value == null) return undefined;
-  try {
-    return parseRate(value);
-  } catch (error) {
-    throw new Unpriceable(`invalid ${field}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-function guard<T>(what: string, pick: () => T): T {
-  try {
-    return pick();
-  } catch (error) {
-    if (error instanceof RangeError) throw new Unpriceable(`invalid ${what}: ${error.message}`);
-    throw error;
-  }
-}
-
-function baseRates(pricing: Pricing): TokenRates {
-  const rates: TokenRates = {};
-  overlay(rates, pricing, '');
-  return rates;
-}
-
-/** Replace the token rates that `source` names; leave the others. `path` prefixes field names in errors. */
-function overlay(rates: TokenRates, source: PricingTier | TimeWindow['pricing'], path: string): void {
-  rates.input = rate(source.input_per_mtok, `${path}input_per_mtok`) ?? rates.input;
-  rates.output = rate(source.output_per_mtok, `${path}output_per_mtok`) ?? rates.output;
-  rates.cached = rate(source.cached_input_per_mtok, `${path}cached_input_per_mtok`) ?? rates.cached;
-  rates.write = rate(source.cache_write_per_mtok, `${path}cache_write_per_mtok`) ?? rates.write;
-}
-
-function windowRates(window: TimeWindow): TimeWindow['pricing'] {
-  // Catalogues from JSON may omit the object; a window without rates changes nothing.
-  const pricing: TimeWindow['pricing'] | undefined = window.pricing;
-  return pricing ?? {};
-}
-
-function applyBatch(rates: TokenRates, pricing: Pricing, notes: string[]): void {
-  const input = rate(pricing.batch_input_per_mtok, 'batch_input_per_mtok');
-  const output = rate(pricing.batch_output_per_mtok, 'batch_output_per_mtok');
-  if (input === undefined && output === undefined) {
-    notes.push('batch requested but the model has no batch rates; standard rates used');
-  }
-  rates.input = input ?? rates.input;
-  rates.output = output ?? rates.output;
-}
-
-function fallback(
-  own: Decimal | undefined,
-  item: string,
-  other: Decimal | undefined,
-  otherItem: string,
-): [Decimal | undefined, string | undefined] {
-  if (own !== undefined || other === undefined) return [own, undefined];
-  return [other, `no ${item} rate; charged at the ${otherItem} rate`];
-}
-
-function chargeTokens(bill: Bill, item: string, tokens: number, perMtok: Decimal | undefined, note?: string): void {
+function chargeTokens(bill: Bill, charge: TokenCharge, tokens: number): void {
   if (tokens === 0) return;
-  if (perMtok === undefined) {
-    bill.missing.push(item);
+  const rate = charge.rate;
+  if (rate === undefined) {
+    bill.missing.push(charge.item);
     return;
   }
-  addLine(bill, item, tokens, perMtok, shiftDown(multiply(perMtok, parseDecimal(tokens)), PER_MTOK_DIGITS), note);
+  const picos = tokens * rate.picos;
+  if (bill.picos + picos <= Number.MAX_SAFE_INTEGER) addWholeLine(bill, charge.item, tokens, rate, picos, charge.note);
+  else addLine(bill, charge.item, tokens, rate, shiftDown(multiply(rate.exact, parseDecimal(tokens)), PER_MTOK_DIGITS), charge.note);
 }
 
 /** Charges every per-unit rate; returns the rates that could not apply because their quantity was absent. */
-function chargeUnits(bill: Bill, pricing: Pricing, units: CostUnits | undefined, notes: string[]): string[] {
-  const perRequest = rate(pricing.per_request, 'per_request');
-  if (perRequest !== undefined) {
+function chargeUnits(bill: Bill, perRequest: { fault: Fault; rate: Rate | undefined }, rates: readonly UnitRate[], units: CostUnits | undefined, notes: string[]): string[] {
+  raise(perRequest.fault);
+  if (perRequest.rate !== undefined) {
     const requests = unitCount(units, 'requests') ?? 1;
-    if (requests > 0) addLine(bill, 'request', requests, perRequest, multiply(perRequest, parseDecimal(requests)));
+    if (requests > 0) chargeUnit(bill, 'request', requests, perRequest.rate);
   }
   const unmeasured: string[] = [];
-  for (const { item, field, unit } of UNIT_RATES) {
-    const perUnit = rate(pricing[field], field);
+  for (const { item, field, unit, fault, rate } of rates) {
+    raise(fault);
     const quantity = unitCount(units, unit);
-    if (perUnit === undefined) {
+    if (rate === undefined) {
       // Most providers bill images and audio as tokens, which the token lines already cover.
       if (quantity !== undefined && quantity > 0) notes.push(`units.${unit} ${quantity} has no ${field} rate; assumed priced as tokens`);
     } else if (quantity === undefined) {
       unmeasured.push(`${field} (units.${unit})`);
       notes.push(`${field} not applied: units.${unit} not measured`);
     } else if (quantity > 0) {
-      addLine(bill, item, quantity, perUnit, multiply(perUnit, parseDecimal(quantity)));
+      chargeUnit(bill, item, quantity, rate);
     }
   }
   return unmeasured;
+}
+
+function chargeUnit(bill: Bill, item: string, quantity: number, rate: Rate): void {
+  // A fractional quantity is priced as the decimal it prints as, which only the exact path does.
+  const picos = Number.isSafeInteger(quantity) ? quantity * rate.picos : Number.NaN;
+  if (bill.picos + picos <= Number.MAX_SAFE_INTEGER) addWholeLine(bill, item, quantity, rate, picos);
+  else addLine(bill, item, quantity, rate, multiply(rate.exact, parseDecimal(quantity)));
 }
 
 function unitCount(units: CostUnits | undefined, unit: keyof CostUnits): number | undefined {
@@ -344,11 +300,19 @@ function unitCount(units: CostUnits | undefined, unit: keyof CostUnits): number 
   return value;
 }
 
-function addLine(bill: Bill, item: string, quantity: number, unitRate: Decimal, amount: Decimal, note?: string): void {
-  const line: CostLine = { item, quantity, rate_usd: formatDecimal(unitRate), amount_usd: formatDecimal(amount) };
+// Both paths give the same text for the same amount: formatPicos is formatDecimal on whole picodollars.
+function addWholeLine(bill: Bill, item: string, quantity: number, rate: Rate, picos: number, note?: string): void {
+  const line: CostLine = { item, quantity, rate_usd: rate.text, amount_usd: formatPicos(picos) };
   if (note !== undefined) line.note = note;
   bill.lines.push(line);
-  bill.total = add(bill.total, amount);
+  bill.picos += picos;
+}
+
+function addLine(bill: Bill, item: string, quantity: number, rate: Rate, amount: Decimal, note?: string): void {
+  const line: CostLine = { item, quantity, rate_usd: rate.text, amount_usd: formatDecimal(amount) };
+  if (note !== undefined) line.note = note;
+  bill.lines.push(line);
+  bill.rest = add(bill.rest, amount);
 }
 
 /** The provider's own figure, or null when absent or unusable (then the catalogue price stands). */

@@ -11,13 +11,20 @@ const NAME = 'pricing';
 /** The Cost as stored and shown: bigint picodollars become a decimal string (JSON has no bigint). */
 export function toCostResult(cost: Cost, source: string = cost.source): CostResult {
   // Built field by field: an object rest/spread copy costs several microseconds per call here.
-  const result: CostResult = { total_usd: cost.total_usd, source, pico_usd: cost.pico_usd === null ? null : cost.pico_usd.toString(), lines: cost.lines };
+  const result: CostResult = { total_usd: cost.total_usd, source, pico_usd: cost.pico_usd === null ? null : picoText(cost.pico_usd), lines: cost.lines };
   if (cost.unknown_reason !== undefined) result['unknown_reason'] = cost.unknown_reason;
   if (cost.tier !== undefined) result['tier'] = cost.tier;
   if (cost.window !== undefined) result['window'] = cost.window;
   if (cost.computed_usd !== undefined) result['computed_usd'] = cost.computed_usd;
   if (cost.notes !== undefined) result['notes'] = cost.notes;
   return result;
+}
+
+const MAX_SAFE_PICOS = BigInt(Number.MAX_SAFE_INTEGER);
+
+// BigInt's toString costs about twice String(number); below 2^53 the number is exact, so the digits are the same.
+function picoText(picos: bigint): string {
+  return picos <= MAX_SAFE_PICOS && picos >= -MAX_SAFE_PICOS ? String(Number(picos)) : picos.toString();
 }
 
 const NO_CHARGE: CostResult = Object.freeze({ total_usd: '0', source: 'no_charge', pico_usd: '0', lines: [] });
@@ -31,7 +38,7 @@ export function priceCall(ctx: RequestContext): CostResult | null {
     const failed = ctx.error !== null && ctx.status !== 499 && ctx.attempts.every((a) => a.status >= 400 && a.status !== 499);
     return failed ? NO_CHARGE : { total_usd: null, source: 'unknown', pico_usd: null, unknown_reason: 'the provider reported no usage for this call', lines: [] };
   }
-  const cost = calculateCost(usage, ctx.target.metadata?.pricing, { at: new Date(ctx.startedAt) });
+  const cost = calculateCost(usage, ctx.target.metadata?.pricing, { at: ctx.startedAt });
   if (ctx.cacheHit) return { total_usd: '0', source: 'cache', pico_usd: '0', lines: [], saved_usd: cost.total_usd };
   return toCostResult(cost);
 }

@@ -109,6 +109,20 @@ export function formatUsd(picos: bigint): string {
   return formatDecimal({ coef: picos, scale: PICO_SCALE });
 }
 
+const ZERO_DIGIT = 0x30;
+const LEADING_ZEROS = '0'.repeat(PICO_SCALE);
+
+/** formatUsd for a non-negative safe integer of picodollars: the same text without BigInt. */
+export function formatPicos(picos: number): string {
+  // Below 1e21 a number prints as plain digits, so its text is the coefficient at PICO_SCALE.
+  const digits = String(picos);
+  const point = digits.length - PICO_SCALE;
+  let end = digits.length;
+  while (end > 0 && end > point && digits.charCodeAt(end - 1) === ZERO_DIGIT) end -= 1;
+  if (point > 0) return end === point ? digits.slice(0, point) : `${digits.slice(0, point)}.${digits.slice(point, end)}`;
+  return end === 0 ? '0' : `0.${LEADING_ZEROS.slice(0, -point)}${digits.slice(0, end)}`;
+}
+
 // Trailing zeros are dropped so equal values share one form and coefficients stay small.
 function normalize(coef: bigint, scale: number): Decimal {
   if (coef === 0n) return ZERO;

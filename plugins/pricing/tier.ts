@@ -25,11 +25,26 @@ export function tierBound(tier: PricingTier): Decimal | null {
   return tier.up_to_tokens != null ? bound : multiply(bound, ONE_MILLION);
 }
 
+/** Tiers ready for choosing by prompt size, built once per pricing (see plan.ts). */
+export interface TierTable {
+  /** Bounded tiers by exact bound, ties in catalogue order: the first that fits is the tightest. */
+  readonly ascending: readonly BoundedTier[];
+  /** The catch-all, else the largest bound; -1 when there are no tiers. */
+  readonly fallback: number;
+}
+
+interface BoundedTier {
+  readonly index: number;
+  readonly bound: Decimal;
+  /** The bound rounded down to whole tokens, or Infinity past 2^53: for a whole prompt,
+   * prompt <= bound exactly when prompt <= tokens, so no Decimal is needed per call. */
+  readonly tokens: number;
+}
+
 /** Throws RangeError when a bound is not a non-negative number. */
-export function selectTier(tiers: readonly PricingTier[], promptTokens: number): TierChoice | null {
-  const prompt = parseDecimal(promptTokens);
-  let fitting: { index: number; bound: Decimal } | null = null;
-  let largest: { index: number; bound: Decimal } | null = null;
+export function tierTable(tiers: readonly PricingTier[]): TierTable {
+  const ascending: BoundedTier[] = [];
+  let largest: BoundedTier | null = null;
   let catchAll: number | null = null;
   for (const [index, tier] of tiers.entries()) {
     const bound = tierBound(tier);
@@ -37,12 +52,34 @@ export function selectTier(tiers: readonly PricingTier[], promptTokens: number):
       catchAll ??= index;
       continue;
     }
-    if (compare(bound, prompt) >= 0 && (fitting === null || compare(bound, fitting.bound) < 0)) {
-      fitting = { index, bound };
-    }
-    if (largest === null || compare(bound, largest.bound) > 0) largest = { index, bound };
+    const entry = { index, bound, tokens: wholeTokens(bound) };
+    ascending.push(entry);
+    if (largest === null || compare(bound, largest.bound) > 0) largest = entry;
   }
-  const index = fitting?.index ?? catchAll ?? largest?.index;
-  const tier = index === undefined ? undefined : tiers[index];
-  return index === undefined || tier === undefined ? null : { index, tier };
+  ascending.sort((a, b) => compare(a.bound, b.bound) || a.index - b.index);
+  return { ascending, fallback: catchAll ?? largest?.index ?? -1 };
+}
+
+/** The index of the tier that prices a prompt of this many tokens; -1 when there are no tiers. */
+export function pickTier(table: TierTable, promptTokens: number): number {
+  if (Number.isSafeInteger(promptTokens)) {
+    for (const tier of table.ascending) if (tier.tokens >= promptTokens) return tier.index;
+    return table.fallback;
+  }
+  // A sum of several token counts can pass 2^53; compare it as the decimal it prints as.
+  const prompt = parseDecimal(promptTokens);
+  for (const tier of table.ascending) if (compare(tier.bound, prompt) >= 0) return tier.index;
+  return table.fallback;
+}
+
+/** Throws RangeError when a bound is not a non-negative number. */
+export function selectTier(tiers: readonly PricingTier[], promptTokens: number): TierChoice | null {
+  const index = pickTier(tierTable(tiers), promptTokens);
+  const tier = tiers[index];
+  return tier === undefined ? null : { index, tier };
+}
+
+function wholeTokens(bound: Decimal): number {
+  const whole = bound.coef / 10n ** BigInt(bound.scale);
+  return whole <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(whole) : Number.POSITIVE_INFINITY;
 }

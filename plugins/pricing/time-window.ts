@@ -32,20 +32,36 @@ export function parseClock(text: string): number {
 }
 
 export function inUtcRange(at: Date, range: UtcRange): boolean {
-  return matches(at, parseRange(range));
+  return matches(minuteOfWeek(at.getTime()), parseRange(range));
 }
 
 /** The first window with a range that contains `at`, or null. Every range is checked first, so a
  * malformed window fails at any time of day, not only when the clock reaches it. */
 export function findTimeWindow(windows: readonly TimeWindow[], at: Date): WindowChoice | null {
-  if (Number.isNaN(at.getTime())) throw new RangeError('invalid date for time-window pricing');
-  const parsed = windows.map((window) => window.utc_ranges.map(parseRange));
-  for (const [index, window] of windows.entries()) {
-    if (parsed[index]?.some((range) => matches(at, range))) {
-      return { index, window, label: window.label ?? `window ${index}` };
-    }
+  const minute = utcWeekMinute(at.getTime());
+  const index = windowAt(windows.map((window) => window.utc_ranges.map(parseRange)), minute);
+  const window = windows[index];
+  return window === undefined ? null : { index, window, label: windowLabel(window, index) };
+}
+
+export function windowLabel(window: TimeWindow, index: number): string {
+  return window.label ?? `window ${index}`;
+}
+
+/** The UTC minute of the week (0 is Sunday 00:00) of a moment in ms since the epoch. Throws
+ * RangeError when it is no valid date (as `new Date(ms)` would be invalid). */
+export function utcWeekMinute(ms: number): number {
+  const minute = minuteOfWeek(ms);
+  if (Number.isNaN(minute)) throw new RangeError('invalid date for time-window pricing');
+  return minute;
+}
+
+/** Index of the first window with a range containing `weekMinute` (from utcWeekMinute), or -1. */
+export function windowAt(windows: readonly (readonly ParsedRange[])[], weekMinute: number): number {
+  for (let index = 0; index < windows.length; index++) {
+    for (const range of windows[index] ?? []) if (matches(weekMinute, range)) return index;
   }
-  return null;
+  return -1;
 }
 
 export interface ParsedRange {
@@ -71,11 +87,32 @@ export function parseRange(range: UtcRange): ParsedRange {
   return { days, start, end: parseClock(range.end) };
 }
 
-function matches(at: Date, range: ParsedRange): boolean {
-  const day = at.getUTCDay();
-  const minute = at.getUTCHours() * 60 + at.getUTCMinutes();
-  const listed = (d: number): boolean => (range.days & (1 << d)) !== 0;
-  if (range.start < range.end) return listed(day) && minute >= range.start && minute < range.end;
+const MAX_TIME_MS = 8.64e15;
+const MS_PER_DAY = 86_400_000;
+const MS_PER_MINUTE = 60_000;
+// 1970-01-01, day 0 of the epoch, was a Thursday.
+const EPOCH_WEEKDAY = 4;
+
+// What Date's getUTCDay, getUTCHours and getUTCMinutes give, from the number alone: the price
+// stage has the start time as a number and would otherwise build a Date per call. NaN when the
+// moment is outside Date's range or not a number.
+function minuteOfWeek(ms: number): number {
+  if (!(Math.abs(ms) <= MAX_TIME_MS)) return Number.NaN;
+  const time = Math.trunc(ms); // as Date does with fractional ms
+  const inDay = ((time % MS_PER_DAY) + MS_PER_DAY) % MS_PER_DAY;
+  const day = (time - inDay) / MS_PER_DAY;
+  const weekday = (((day + EPOCH_WEEKDAY) % 7) + 7) % 7;
+  return weekday * MINUTES_PER_DAY + Math.floor(inDay / MS_PER_MINUTE);
+}
+
+function matches(weekMinute: number, range: ParsedRange): boolean {
+  const day = Math.floor(weekMinute / MINUTES_PER_DAY);
+  const minute = weekMinute - day * MINUTES_PER_DAY;
+  if (range.start < range.end) return listed(range, day) && minute >= range.start && minute < range.end;
   // Wrapping: the evening part belongs to the listed day, the early-morning part to the day after it.
-  return (minute >= range.start && listed(day)) || (minute < range.end && listed((day + 6) % 7));
+  return (minute >= range.start && listed(range, day)) || (minute < range.end && listed(range, (day + 6) % 7));
+}
+
+function listed(range: ParsedRange, day: number): boolean {
+  return (range.days & (1 << day)) !== 0;
 }
