@@ -1,29 +1,61 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { lastObjectMember, looksLikeJsonObject } from './json-member.js';
+import { MemberKey, lastObjectMember, looksLikeJsonObject, memberValueAt } from './json-member.js';
 
 const b = (s: string): Buffer => Buffer.from(s, 'utf8');
+const USAGE = new MemberKey('usage');
 
 describe('lastObjectMember', () => {
-  it('reads the usage of a recorded OpenAI completion', () => {
-    const raw = readFileSync(new URL('../test/fixtures/recorded/openai/chat_completion.json', import.meta.url));
-    expect(lastObjectMember(raw, 'usage')).to.deep.equal((JSON.parse(raw.toString()) as { usage: unknown }).usage);
+  it('reads the usage of recorded OpenAI answers', () => {
+    for (const name of ['chat_completion', 'chat_completion_reasoning', 'chat_with_tools', 'chat_multimodal', 'responses']) {
+      const raw = readFileSync(new URL(`../test/fixtures/recorded/openai/${name}.json`, import.meta.url));
+      expect(lastObjectMember(raw, USAGE), name).to.deep.equal((JSON.parse(raw.toString()) as { usage: unknown }).usage);
+    }
   });
   it('skips an escaped occurrence inside a string and takes the real member', () => {
     const raw = b('{"choices":[{"message":{"content":"the \\"usage\\": {\\"x\\":1} text"}}],"usage":{"prompt_tokens":3,"note":"}{"}}');
-    expect(lastObjectMember(raw, 'usage')).to.deep.equal({ prompt_tokens: 3, note: '}{' });
+    expect(lastObjectMember(raw, USAGE)).to.deep.equal({ prompt_tokens: 3, note: '}{' });
   });
   it('reads null, and whitespace around the colon', () => {
-    expect(lastObjectMember(b('{"usage" :  null}'), 'usage')).to.equal(null);
-    expect(lastObjectMember(b('{"usage"\n:\n{"a":{"b":[1,{"c":2}]}}}'), 'usage')).to.deep.equal({ a: { b: [1, { c: 2 }] } });
+    expect(lastObjectMember(b('{"usage" :  null}'), USAGE)).to.equal(null);
+    expect(lastObjectMember(b('{"usage"\n:\n{"a":{"b":[1,{"c":2}]}}}'), USAGE)).to.deep.equal({ a: { b: [1, { c: 2 }] } });
   });
   it('gives up (undefined) when the member is absent, not an object, or cut off', () => {
-    expect(lastObjectMember(b('{"id":"x"}'), 'usage')).to.equal(undefined);
-    expect(lastObjectMember(b('{"usage":5}'), 'usage')).to.equal(undefined);
-    expect(lastObjectMember(b('{"usage":{"a":1'), 'usage')).to.equal(undefined);
+    expect(lastObjectMember(b('{"id":"x"}'), USAGE)).to.equal(undefined);
+    expect(lastObjectMember(b('{"usage":5}'), USAGE)).to.equal(undefined);
+    expect(lastObjectMember(b('{"usage":{"a":1'), USAGE)).to.equal(undefined);
+    expect(lastObjectMember(b('{"usage":{"a":"}'), USAGE)).to.equal(undefined);
+    expect(lastObjectMember(b('{"usage":nul'), USAGE)).to.equal(undefined);
+    expect(lastObjectMember(b('{"usage"'), USAGE)).to.equal(undefined);
+    expect(lastObjectMember(b('{"a":1} "usage"'), USAGE)).to.equal(undefined);
+  });
+  it('takes the last occurrence, also at the very start, and skips backslashes inside its strings', () => {
+    expect(lastObjectMember(b('"usage":{"a":1}'), USAGE)).to.deep.equal({ a: 1 });
+    expect(lastObjectMember(b('{"usage":{"a":1},"x":{"usage":{"b":"\\\\\\"}"}}}'), USAGE)).to.deep.equal({ b: '\\"}' });
   });
   it('handles multi-byte text before the member', () => {
-    expect(lastObjectMember(b('{"content":"héllo ✓ 😀","usage":{"total_tokens":9}}'), 'usage')).to.deep.equal({ total_tokens: 9 });
+    expect(lastObjectMember(b('{"content":"héllo ✓ 😀","usage":{"total_tokens":9}}'), USAGE)).to.deep.equal({ total_tokens: 9 });
+  });
+});
+
+describe('MemberKey', () => {
+  it('finds the same occurrences as Buffer.lastIndexOf', () => {
+    // Bytes drawn from the name's own letters, quotes and a few others exercise every shift.
+    const alphabet = b('"usage" :{}xé');
+    let seed = 7;
+    const next = (): number => (seed = (seed * 48271) % 2147483647);
+    for (let round = 0; round < 300; round++) {
+      const raw = Buffer.alloc(next() % 80);
+      for (let i = 0; i < raw.length; i++) raw[i] = alphabet[next() % alphabet.length]!;
+      for (let from = raw.length + 1; from >= -1; from--) {
+        expect(USAGE.lastIn(raw, from), `${raw.toString('latin1')} from ${from}`).to.equal(from < 0 ? -1 : raw.lastIndexOf(USAGE.quoted, from));
+      }
+    }
+  });
+  it('gives where the value starts, past the colon and whitespace', () => {
+    const raw = b('{"usage" \n: \t{}}');
+    expect(memberValueAt(raw, 1, USAGE)).to.equal(raw.indexOf('{', 1));
+    expect(memberValueAt(b('{"usage","x"}'), 1, USAGE)).to.equal(-1);
   });
 });
 

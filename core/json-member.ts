@@ -9,8 +9,53 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 
-function isSpace(c: number): boolean {
+function isSpace(c: number | undefined): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+function skipSpace(raw: Buffer, i: number): number {
+  while (i < raw.length && isSpace(raw[i])) i++;
+  return i;
+}
+
+/**
+ * A member name as the bytes `"name"`, searched from the end with a shift table built once:
+ * Buffer.lastIndexOf sets up its own search tables on every call, which costs more than the
+ * few hundred bytes between a usage member and the end of the answer.
+ */
+export class MemberKey {
+  readonly quoted: Buffer;
+  readonly #shift = new Int32Array(256);
+
+  constructor(name: string) {
+    this.quoted = Buffer.from(`"${name}"`);
+    const m = this.quoted.length;
+    // Backward Horspool: on a mismatch at position p, the next place the name can start is the
+    // nearest one that puts an equal byte of the name over raw[p].
+    this.#shift.fill(m);
+    for (let k = m - 1; k >= 1; k--) this.#shift[this.quoted[k]!] = k;
+  }
+
+  /** The last index at or before `from` where the quoted name starts in raw, or -1. */
+  lastIn(raw: Buffer, from: number): number {
+    const quoted = this.quoted;
+    const m = quoted.length;
+    const shift = this.#shift;
+    let p = Math.min(from, raw.length - m);
+    while (p >= 0) {
+      let k = 0;
+      while (k < m && raw[p + k] === quoted[k]) k++;
+      if (k === m) return p;
+      p -= shift[raw[p]!]!;
+    }
+    return -1;
+  }
+}
+
+/** Where the value of the member whose quoted name starts at `at` begins (past the colon and whitespace), or -1 when no colon follows. */
+export function memberValueAt(raw: Buffer, at: number, key: MemberKey): number {
+  const colon = skipSpace(raw, at + key.quoted.length);
+  return raw[colon] === COLON ? skipSpace(raw, colon + 1) : -1;
 }
 
 /**
@@ -18,47 +63,47 @@ function isSpace(c: number): boolean {
  * cannot be found that way. An occurrence inside a string is never taken: there its quotes are
  * escaped, so `"key"` does not appear as such.
  */
-export function lastObjectMember(raw: Buffer, key: string): unknown {
-  const needle = `"${key}"`;
-  let at = raw.lastIndexOf(needle);
-  while (at > 0 && raw[at - 1] === BACKSLASH) at = raw.lastIndexOf(needle, at - 1);
+export function lastObjectMember(raw: Buffer, key: MemberKey): unknown {
+  let at = key.lastIn(raw, raw.length);
+  while (at > 0 && raw[at - 1] === BACKSLASH) at = key.lastIn(raw, at - 1);
   if (at === -1) return undefined;
-  let i = at + needle.length;
-  while (i < raw.length && isSpace(raw[i]!)) i++;
-  if (raw[i] !== COLON) return undefined;
-  i++;
-  while (i < raw.length && isSpace(raw[i]!)) i++;
-  if (raw[i] === 0x6e /* n */) return raw.toString('latin1', i, i + 4) === 'null' ? null : undefined;
-  if (raw[i] !== OPEN_BRACE) return undefined;
-  // Latin-1 maps each byte to one char, so positions match the bytes; a string is scanned far
-  // faster than a Buffer indexed byte by byte.
-  const start = i;
-  const tail = raw.toString('latin1', start);
-  let depth = 0;
-  let inString = false;
-  for (let j = 0; j < tail.length; j++) {
-    const c = tail.charCodeAt(j);
-    if (inString) {
-      if (c === BACKSLASH) j++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_BRACE) depth++;
-    else if (c === CLOSE_BRACE && --depth === 0) {
-      try {
-        return JSON.parse(raw.toString('utf8', start, start + j + 1));
-      } catch {
-        return undefined;
-      }
-    }
+  const start = memberValueAt(raw, at, key);
+  if (start === -1) return undefined;
+  if (raw[start] === 0x6e /* n */) return raw[start + 1] === 0x75 && raw[start + 2] === 0x6c && raw[start + 3] === 0x6c ? null : undefined;
+  if (raw[start] !== OPEN_BRACE) return undefined;
+  const end = objectEnd(raw, start);
+  if (end === -1) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8', start, end));
+  } catch {
+    return undefined;
   }
-  return undefined;
+}
+
+/** The index just past the object that opens at `start`, or -1 when it is cut off. */
+function objectEnd(raw: Buffer, start: number): number {
+  const n = raw.length;
+  let depth = 0;
+  for (let i = start; i < n; i++) {
+    const c = raw[i];
+    if (c === QUOTE) {
+      // Braces inside a string do not count; it ends at the first quote no backslash escapes.
+      for (i++; i < n; i++) {
+        const s = raw[i];
+        if (s === QUOTE) break;
+        if (s === BACKSLASH) i++;
+      }
+    } else if (c === OPEN_BRACE) depth++;
+    else if (c === CLOSE_BRACE && --depth === 0) return i + 1;
+  }
+  return -1;
 }
 
 /** Cheap check that bytes look like one JSON object (first and last non-space bytes are braces). */
 export function looksLikeJsonObject(raw: Buffer): boolean {
   let a = 0;
   let b = raw.length - 1;
-  while (a <= b && isSpace(raw[a]!)) a++;
-  while (b >= a && isSpace(raw[b]!)) b--;
+  while (a <= b && isSpace(raw[a])) a++;
+  while (b >= a && isSpace(raw[b])) b--;
   return a < b && raw[a] === OPEN_BRACE && raw[b] === CLOSE_BRACE;
 }

@@ -4,11 +4,11 @@
 import type { RequestContext } from '../../core/context.js';
 import { providerFailed } from '../../core/errors.js';
 import type { UpstreamClient, UpstreamResponse } from '../../core/http-client.js';
-import { lastObjectMember, looksLikeJsonObject } from '../../core/json-member.js';
+import { MemberKey, lastObjectMember, looksLikeJsonObject } from '../../core/json-member.js';
 import { parseProviderJson } from '../../core/upstream-body.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 
-export function postJson(upstream: UpstreamClient, ep: OpenAIEndpoint, ctx: RequestContext, url: string, payload: string): Promise<UpstreamResponse> {
+export function postJson(upstream: UpstreamClient, ep: OpenAIEndpoint, ctx: RequestContext, url: string, payload: string | Buffer): Promise<UpstreamResponse> {
   return upstream.request({ provider: ep.name, url, method: 'POST', headers: ep.headers, body: payload, signal: ctx.abort, mapError: ep.mapError });
 }
 
@@ -22,9 +22,11 @@ export async function readRaw(res: UpstreamResponse): Promise<Buffer> {
   return raw;
 }
 
+const USAGE = new MemberKey('usage');
+
 /** The body's `usage` object (null when it has none): read from the bytes, parsed in full only if that fails. */
 export function usageMember<U>(provider: string, raw: Buffer): U | null {
-  const found = lastObjectMember(raw, 'usage');
+  const found = lastObjectMember(raw, USAGE);
   if (found !== undefined) return found as U | null;
   const whole = parseProviderJson<{ usage?: U | null }>(provider, raw);
   return whole.usage ?? null;
