@@ -57,6 +57,16 @@ describe('chat chunk template', () => {
     expect(a.choices[0]).to.not.equal(b.choices[0]);
   });
 
+  it('reads plain text tokens as JSON.parse does, and leaves anything else to it', () => {
+    const template = learnFrom(FIRST)!;
+    for (const delta of ['{"content":""}', '{"content":"a b c é 漢"}', '{"content":"x","role":"assistant"}', '{"content":"tab\\tin"}', '{ "content":"x"}', '{"content":"q\\"}"}']) {
+      const d = content(delta);
+      expect(template.parse(d), delta).to.deep.equal(JSON.parse(d));
+    }
+    // A raw control character is not JSON: declined, and the whole parse reports it.
+    expect(template.parse(content('{"content":"raw\u0001control"}'))).to.equal(null);
+  });
+
   it('keeps strings with braces, brackets, quotes and escapes inside the delta', () => {
     const template = learnFrom(FIRST)!;
     const d = content(String.raw`{"content":"} ] \" \\ {\n\u00e9"}`);

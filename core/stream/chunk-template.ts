@@ -106,6 +106,24 @@ function parseMembers(members: string): Record<string, unknown> | null {
   }
 }
 
+const CONTENT_OPEN = '{"content":"';
+
+/**
+ * The delta of a plain text token, `{"content":"..."}` with nothing to unescape, read without
+ * JSON.parse (whose fixed cost is most of a small parse); null for any other delta.
+ */
+function contentDelta(text: string, start: number, end: number): { content: string } | null {
+  const from = start + CONTENT_OPEN.length;
+  if (end - from < 2 || text.charCodeAt(end - 1) !== CLOSE_BRACE || text.charCodeAt(end - 2) !== QUOTE) return null;
+  if (text.slice(start, from) !== CONTENT_OPEN) return null;
+  for (let i = from; i < end - 2; i++) {
+    const c = text.charCodeAt(i);
+    // A quote, a backslash or a control character: JSON.parse decides.
+    if (c === QUOTE || c === BACKSLASH || c < 0x20) return null;
+  }
+  return { content: text.slice(from, end - 2) };
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -192,7 +210,7 @@ export class ChunkTemplate {
     let delta: unknown;
     let members: Record<string, unknown> | null = null;
     try {
-      delta = JSON.parse(data.slice(start, end));
+      delta = contentDelta(data, start, end) ?? JSON.parse(data.slice(start, end));
       if (rest === this.#rest) members = this.#restMembers;
       else if (rest.charCodeAt(0) === COMMA) members = JSON.parse('{' + rest.slice(1)) as Record<string, unknown>;
       else if (rest !== '}') return null;
