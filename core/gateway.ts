@@ -23,7 +23,7 @@ import { sendJson } from './respond.js';
 import { RouteTable } from './routes.js';
 import type { RouteSpec } from './routes.js';
 import { GatewayServer } from './server.js';
-import { createStages, usedStages } from './stages.js';
+import { createStages, stageRunners } from './stages.js';
 
 export interface RunningGateway {
   readonly gateway: Gateway;
@@ -95,7 +95,7 @@ export async function startGateway(loaded: LoadedConfig, logger: Logger = create
   await lifecycle.ready.promise();
   Object.freeze(services);
 
-  pipeline = new Pipeline(stages, usedStages(stages), providers, config.server.body_limit_bytes, logger);
+  pipeline = new Pipeline(stages, stageRunners(stages), providers, config.server.body_limit_bytes, logger);
   server = new GatewayServer(routes, pipeline, config.server.keep_alive_timeout_ms ?? 65_000);
   const address = await server.listen(config.server.port, config.server.host);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -41,8 +41,22 @@ export interface UpstreamResponse {
 /** Error bodies are read for their message only; more than this is not kept. */
 const ERROR_BODY_LIMIT = 64 * 1024;
 
+/** Where a URL goes, parsed once: a `URL` per call costs about a microsecond. */
+interface Destination {
+  pool: Pool;
+  origin: string;
+  path: string;
+}
+
+/**
+ * URLs may carry a client's model name (Gemini, Azure), so their number is not bounded by the
+ * config: past this many the table starts over.
+ */
+const MAX_DESTINATIONS = 1024;
+
 export class UpstreamClient {
   readonly #pools = new Map<string, Pool>();
+  readonly #destinations = new Map<string, Destination>();
   readonly #options: UpstreamOptions;
 
   constructor(options: UpstreamOptions) {
@@ -63,38 +77,44 @@ export class UpstreamClient {
     return pool;
   }
 
-  async request(req: UpstreamRequest): Promise<UpstreamResponse> {
-    const url = new URL(req.url);
-    const call = new UpstreamCall(req.provider, req.signal);
-    this.pool(url.origin).dispatch(
-      {
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: req.method,
-        headers: req.headers,
-        body: req.body ?? null,
-        headersTimeout: req.timeouts?.first_byte_timeout_ms ?? this.#options.first_byte_timeout_ms,
-        bodyTimeout: req.timeouts?.idle_timeout_ms ?? this.#options.idle_timeout_ms,
-      },
-      call,
-    );
-    const res = await call.head;
-    if (req.mapError !== undefined && res.statusCode >= 400) {
-      let text = '';
-      try {
-        const bytes = await res.body.bytes();
-        text = bytes.subarray(0, ERROR_BODY_LIMIT).toString('utf8');
-      } catch {
-        // The status says what happened; a body that breaks off adds nothing.
-      }
-      throw req.mapError(res.statusCode, text, retryAfterSeconds(res.headers['retry-after']));
+  /** Resolves with the response head; with `mapError`, an error status rejects instead. */
+  request(req: UpstreamRequest): Promise<UpstreamResponse> {
+    try {
+      const to = this.#destination(req.url);
+      const call = new UpstreamCall(req.provider, req.signal, req.mapError);
+      to.pool.dispatch(
+        {
+          origin: to.origin,
+          path: to.path,
+          method: req.method,
+          headers: req.headers,
+          body: req.body ?? null,
+          headersTimeout: req.timeouts?.first_byte_timeout_ms ?? this.#options.first_byte_timeout_ms,
+          bodyTimeout: req.timeouts?.idle_timeout_ms ?? this.#options.idle_timeout_ms,
+        },
+        call,
+      );
+      return call.head;
+    } catch (err) {
+      return Promise.reject(err);
     }
-    return res;
+  }
+
+  #destination(url: string): Destination {
+    let to = this.#destinations.get(url);
+    if (to === undefined) {
+      const parsed = new URL(url);
+      to = { pool: this.pool(parsed.origin), origin: parsed.origin, path: parsed.pathname + parsed.search };
+      if (this.#destinations.size >= MAX_DESTINATIONS) this.#destinations.clear();
+      this.#destinations.set(url, to);
+    }
+    return to;
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.#pools.values()].map((p) => p.close().catch(() => p.destroy())));
     this.#pools.clear();
+    this.#destinations.clear();
   }
 }
 
@@ -104,6 +124,7 @@ class UpstreamCall implements Dispatcher.DispatchHandler {
   readonly #provider: string;
   readonly #signal: Cancellation | AbortSignal | undefined;
   readonly #body: UpstreamBody;
+  readonly #mapError: ErrorMapper | undefined;
   #resolve!: (res: UpstreamResponse) => void;
   #reject!: (err: unknown) => void;
   #started = false;
@@ -112,9 +133,10 @@ class UpstreamCall implements Dispatcher.DispatchHandler {
     this.#controller?.abort(abortError(this.#signal));
   };
 
-  constructor(provider: string, signal: Cancellation | AbortSignal | undefined) {
+  constructor(provider: string, signal: Cancellation | AbortSignal | undefined, mapError: ErrorMapper | undefined) {
     this.#provider = provider;
     this.#signal = signal;
+    this.#mapError = mapError;
     this.#body = new UpstreamBody(provider);
     this.head = new Promise((resolve, reject) => {
       this.#resolve = resolve;
@@ -133,7 +155,23 @@ class UpstreamCall implements Dispatcher.DispatchHandler {
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
     if (statusCode < 200) return;
     this.#started = true;
-    this.#resolve({ statusCode, headers, body: this.#body });
+    if (this.#mapError !== undefined && statusCode >= 400) void this.#rejectMapped(this.#mapError, statusCode, headers);
+    else this.#resolve({ statusCode, headers, body: this.#body });
+  }
+
+  async #rejectMapped(mapError: ErrorMapper, statusCode: number, headers: IncomingHttpHeaders): Promise<void> {
+    let text = '';
+    try {
+      const bytes = await this.#body.bytes();
+      text = bytes.subarray(0, ERROR_BODY_LIMIT).toString('utf8');
+    } catch {
+      // The status says what happened; a body that breaks off adds nothing.
+    }
+    try {
+      this.#reject(mapError(statusCode, text, retryAfterSeconds(headers['retry-after'])));
+    } catch (err) {
+      this.#reject(err);
+    }
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {

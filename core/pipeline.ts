@@ -1,138 +1,202 @@
 // Runs requests through the stages. Model operations: auth, body, tag, route, limit, cache,
 // forward, then the reply is written; price and log always run afterwards, whatever happened.
 // Handler routes (admin, lists, health): auth, then the handler. Empty stages are skipped.
+//
+// Each step that may finish synchronously returns undefined when it did, and a promise only
+// when it has to wait: an `await` costs a microtask even on a value that is already there.
 import type { RequestContext } from './context.js';
 import { forbidden, modelNotFound, toGatewayError, unauthorized, unsupportedOperation } from './errors.js';
 import type { Logger } from './logger.js';
-import type { ProviderRegistry, Target } from './provider.js';
+import type { OperationHandler, ProviderRegistry, Target } from './provider.js';
 import type { JsonReply, Reply, StreamReply } from './reply.js';
-import { sendError, sendJson } from './respond.js';
-import type { Stages, UsedStages } from './stages.js';
+import { sendError, sendJsonReply } from './respond.js';
+import type { StageRunners, Stages } from './stages.js';
 import { parseJsonObject, readBody } from './body.js';
 import { relayStream } from './stream/relay.js';
 
+/** Told when a request's work is over (after the log stage): the server's in-flight count. */
+export type Settled = (ctx: RequestContext) => void;
+
 export class Pipeline {
   readonly #stages: Stages;
-  readonly #used: UsedStages;
+  readonly #run: StageRunners;
   readonly #bodyLimit: number;
   readonly #logger: Logger;
   readonly #providers: ProviderRegistry;
 
-  constructor(stages: Stages, used: UsedStages, providers: ProviderRegistry, bodyLimit: number, logger: Logger) {
+  constructor(stages: Stages, run: StageRunners, providers: ProviderRegistry, bodyLimit: number, logger: Logger) {
     this.#stages = stages;
     this.#providers = providers;
-    this.#used = used;
+    this.#run = run;
     this.#bodyLimit = bodyLimit;
     this.#logger = logger;
   }
 
-  /** A model operation, start to finish. Never rejects. */
-  async runOperation(ctx: RequestContext): Promise<void> {
-    const stages = this.#stages;
-    const used = this.#used;
+  /** A model operation, start to finish; `settled` is called at the very end. Never rejects. */
+  async runOperation(ctx: RequestContext, settled: Settled): Promise<void> {
+    const run = this.#run;
     try {
-      await this.#authenticate(ctx);
+      if (ctx.route.access !== 'public') {
+        const authenticated = run.auth?.(ctx);
+        if (authenticated !== undefined) await authenticated;
+        authorize(ctx);
+      }
       if (ctx.route.body === 'json') {
-        ctx.rawBody = await readBody(ctx.req, this.#bodyLimit);
+        const raw = readBody(ctx.req, this.#bodyLimit);
+        ctx.rawBody = raw instanceof Promise ? await raw : raw;
         const body = parseJsonObject(ctx.rawBody);
         ctx.body = body;
         if (typeof body['model'] === 'string') ctx.model = body['model'];
         ctx.stream = body['stream'] === true;
       }
-      if (used.tag) stages.tag.call(ctx);
-      if (used.route) await stages.route.promise(ctx);
+      if (run.tag) this.#stages.tag.call(ctx);
+      if (run.route !== null) {
+        const routed = run.route(ctx);
+        if (routed !== undefined) await routed;
+      }
       if (ctx.target === null) throw modelNotFound(ctx.model ?? '');
-      if (used.limit) await stages.limit.promise(ctx);
+      if (run.limit !== null) {
+        const admitted = run.limit(ctx);
+        if (admitted !== undefined) await admitted;
+      }
       let reply: Reply | undefined;
-      if (used.cache) reply = await stages.cache.promise(ctx);
-      if (reply === undefined && used.forward) reply = await stages.forward.promise(ctx);
-      if (reply === undefined) reply = await this.invoke(ctx, ctx.target);
-      await this.#send(ctx, reply);
+      if (run.cache !== null) {
+        const cached = run.cache(ctx);
+        reply = cached instanceof Promise ? await cached : cached;
+      }
+      if (reply === undefined && run.forward !== null) {
+        const forwarded = run.forward(ctx);
+        reply = forwarded instanceof Promise ? await forwarded : forwarded;
+      }
+      if (reply === undefined) {
+        // invoke() inlined: an async call of its own would cost a promise and a microtask more.
+        const target = ctx.target;
+        const handler = this.#handler(ctx, target);
+        const started = performance.now();
+        try {
+          reply = await handler(ctx, target);
+        } catch (err) {
+          failedAttempt(ctx, target, started, err);
+          throw err;
+        }
+        succeededAttempt(ctx, target, started, reply);
+      }
+      const sent = this.#send(ctx, reply);
+      if (sent !== undefined) await sent;
     } catch (err) {
       if (ctx.abort.aborted && !ctx.res.headersSent) ctx.status = 499;
       else sendError(ctx, toGatewayError(err));
       if (ctx.error?.status === 500) this.#logger.error(`request ${ctx.id} failed: ${describe(err)}`);
     } finally {
-      await this.#finish(ctx);
+      const logged = this.#finish(ctx);
+      if (logged !== undefined) await logged;
+      settled(ctx);
     }
   }
 
-  /** A handler route: auth, then the handler; errors become the envelope. Never rejects. */
-  async runHandler(ctx: RequestContext): Promise<void> {
+  /** A handler route: auth, then the handler; errors become the envelope; `settled` at the end. Never rejects. */
+  async runHandler(ctx: RequestContext, settled: Settled): Promise<void> {
     try {
-      await this.#authenticate(ctx);
+      if (ctx.route.access !== 'public') {
+        const authenticated = this.#run.auth?.(ctx);
+        if (authenticated !== undefined) await authenticated;
+        authorize(ctx);
+      }
       await ctx.route.handler!(ctx);
     } catch (err) {
       const e = toGatewayError(err);
       sendError(ctx, e);
       if (e.status === 500) this.#logger.error(`request ${ctx.id} failed: ${describe(err)}`);
+    } finally {
+      settled(ctx);
     }
   }
 
   /** Calls the target's handler for this operation, recording the attempt. */
   async invoke(ctx: RequestContext, target: Target): Promise<JsonReply | StreamReply> {
+    const handler = this.#handler(ctx, target);
+    const started = performance.now();
+    let reply: JsonReply | StreamReply;
+    try {
+      reply = await handler(ctx, target);
+    } catch (err) {
+      failedAttempt(ctx, target, started, err);
+      throw err;
+    }
+    succeededAttempt(ctx, target, started, reply);
+    return reply;
+  }
+
+  #handler(ctx: RequestContext, target: Target): OperationHandler {
     const operation = ctx.route.operation!;
     const handler = this.#providers.handler(target.provider, operation);
     if (handler === undefined) throw unsupportedOperation(operation, target.provider.name);
-    const started = performance.now();
-    try {
-      const reply = await handler(ctx, target);
-      const status = reply.kind === 'json' ? reply.status : 200;
-      ctx.attempts.push({ provider: target.provider.name, model: target.model, status, error: null, duration_ms: performance.now() - started });
-      return reply;
-    } catch (err) {
-      const e = toGatewayError(err);
-      const status = ctx.abort.aborted ? 499 : e.status;
-      ctx.attempts.push({ provider: target.provider.name, model: target.model, status, error: e.message, duration_ms: performance.now() - started });
-      throw err;
+    return handler;
+  }
+
+  #send(ctx: RequestContext, reply: Reply): Promise<void> | undefined {
+    if (reply.kind === 'handled') return undefined;
+    if (reply.kind === 'json') {
+      // The raw bytes stand for a body nobody parsed: the audit log stores them as text.
+      ctx.responseBody = reply.body !== undefined ? reply.body : reply.raw;
+      ctx.usage = reply.usage;
+      sendJsonReply(ctx, reply);
+      return undefined;
     }
-  }
-
-  async #authenticate(ctx: RequestContext): Promise<void> {
-    const access = ctx.route.access;
-    if (access === 'public') return;
-    if (this.#used.auth) await this.#stages.auth.promise(ctx);
-    // Fail closed: without a principal (no auth plugin, or it let the request through
-    // unidentified) nothing but public routes answers.
-    if (ctx.principal === null) throw unauthorized();
-    if (access === 'admin' && !ctx.principal.admin) throw forbidden('this route needs an admin credential', 'admin_required');
-  }
-
-  async #send(ctx: RequestContext, reply: Reply): Promise<void> {
-    if (reply.kind === 'handled') return;
-    const target = ctx.target;
     const res = ctx.res;
+    const target = ctx.target;
     if (target !== null) {
       res.setHeader('x-gateway-provider', target.provider.name);
       res.setHeader('x-gateway-model', target.model);
     }
     if (reply.headers) for (const name in reply.headers) res.setHeader(name, reply.headers[name]!);
-    if (reply.kind === 'json') {
-      // The raw bytes stand for a body nobody parsed: the audit log stores them as text.
-      ctx.responseBody = reply.body !== undefined ? reply.body : reply.raw;
-      ctx.usage = reply.usage;
-      sendJson(ctx, reply.status, reply.body, reply.raw);
-      return;
-    }
     const format = ctx.route.streamFormat;
     if (format === null) throw new Error(`operation ${ctx.route.operation ?? '?'} cannot stream`);
-    await relayStream(ctx, reply, format);
+    return relayStream(ctx, reply, format);
   }
 
-  async #finish(ctx: RequestContext): Promise<void> {
+  /** Price, then log; a promise only when a log tap is async. Never throws or rejects. */
+  #finish(ctx: RequestContext): Promise<void> | undefined {
     ctx.durationMs = ctx.elapsed();
     if (ctx.status === 0) ctx.status = ctx.res.statusCode;
     try {
-      if (this.#used.price) this.#stages.price.call(ctx);
+      if (this.#run.price) this.#stages.price.call(ctx);
     } catch (err) {
       this.#logger.error(`price stage failed for ${ctx.id}: ${describe(err)}`);
     }
+    const log = this.#run.log;
+    if (log === null) return undefined;
     try {
-      if (this.#used.log) await this.#stages.log.promise(ctx);
+      const pending = log(ctx);
+      return pending === undefined ? undefined : pending.catch((err: unknown) => this.#logFailed(err, ctx));
     } catch (err) {
-      this.#logger.error(`log stage failed for ${ctx.id}: ${describe(err)}`);
+      this.#logFailed(err, ctx);
+      return undefined;
     }
   }
+
+  #logFailed(err: unknown, ctx: RequestContext): void {
+    this.#logger.error(`log stage failed for ${ctx.id}: ${describe(err)}`);
+  }
+}
+
+function succeededAttempt(ctx: RequestContext, target: Target, started: number, reply: JsonReply | StreamReply): void {
+  const status = reply.kind === 'json' ? reply.status : 200;
+  ctx.attempts.push({ provider: target.provider.name, model: target.model, status, error: null, duration_ms: performance.now() - started });
+}
+
+function failedAttempt(ctx: RequestContext, target: Target, started: number, err: unknown): void {
+  const e = toGatewayError(err);
+  const status = ctx.abort.aborted ? 499 : e.status;
+  ctx.attempts.push({ provider: target.provider.name, model: target.model, status, error: e.message, duration_ms: performance.now() - started });
+}
+
+/** After the auth stage, on every route but public ones. */
+function authorize(ctx: RequestContext): void {
+  // Fail closed: without a principal (no auth plugin, or it let the request through
+  // unidentified) nothing but public routes answers.
+  if (ctx.principal === null) throw unauthorized();
+  if (ctx.route.access === 'admin' && !ctx.principal.admin) throw forbidden('this route needs an admin credential', 'admin_required');
 }
 
 function describe(err: unknown): string {

@@ -23,10 +23,6 @@ export function pool(): Buffer {
   return POOL;
 }
 
-export function hexByte(b: number): string {
-  return HEX[b]!;
-}
-
 /** `n` random bytes as lower-case hex. */
 export function randomHex(n: number): string {
   const at = takeRandom(n);

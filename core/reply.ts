@@ -28,7 +28,9 @@ export interface StreamReply {
 
 /**
  * The stage already wrote (and finished) the response itself, e.g. a passthrough proxy; it
- * has set ctx.status, ctx.responseBody and ctx.usage for the stages that follow.
+ * has set ctx.status, ctx.responseBody and ctx.usage for the stages that follow. The server
+ * sets x-request-id up front only on raw-body routes; on other operation routes a stage that
+ * writes the response puts it on the head itself.
  */
 export interface HandledReply {
   readonly kind: 'handled';

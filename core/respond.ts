@@ -1,17 +1,47 @@
 // Writing answers. Every response goes out through these few functions so that the envelope,
 // the status table and the standard headers are the same on every route.
+//
+// A JSON answer's head is written with one writeHead(status, [name, value, ...]) that carries
+// x-request-id too: each setHeader validates, lower-cases and stores its header in an object
+// that writeHead then walks again, and once one was called writeHead takes that slow path for
+// every header it is given. The server sets x-request-id up front only where a plugin may write
+// the response itself (handler and raw-body routes).
 import type { RequestContext } from './context.js';
 import type { GatewayError } from './errors.js';
+import type { JsonReply } from './reply.js';
+
+type Head = Array<string | number>;
 
 export function sendJson(ctx: RequestContext, status: number, body: unknown, raw: Buffer | string | null = null): void {
+  endJson(ctx, status, raw ?? JSON.stringify(body), ['x-request-id', ctx.id]);
+}
+
+/** A model operation's JSON answer, with the target that gave it in its headers. */
+export function sendJsonReply(ctx: RequestContext, reply: JsonReply): void {
+  const payload = reply.raw ?? JSON.stringify(reply.body);
+  const target = ctx.target;
+  if (target !== null && reply.headers === null) {
+    endJson(ctx, reply.status, payload, ['x-request-id', ctx.id, 'x-gateway-provider', target.provider.name, 'x-gateway-model', target.model]);
+    return;
+  }
+  // Extra headers may name one the core sets: setHeader keeps the last value of a name, as the
+  // order below always decided.
   const res = ctx.res;
-  const payload = raw ?? JSON.stringify(body);
+  res.setHeader('x-request-id', ctx.id);
+  if (target !== null) {
+    res.setHeader('x-gateway-provider', target.provider.name);
+    res.setHeader('x-gateway-model', target.model);
+  }
+  if (reply.headers !== null) for (const name in reply.headers) res.setHeader(name, reply.headers[name]!);
+  endJson(ctx, reply.status, payload, []);
+}
+
+function endJson(ctx: RequestContext, status: number, payload: Buffer | string, head: Head): void {
   ctx.status = status;
   ctx.firstByteMs ??= ctx.elapsed();
-  res.statusCode = status;
-  res.setHeader('content-type', 'application/json');
-  res.setHeader('content-length', typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
-  res.end(payload);
+  head.push('content-type', 'application/json', 'content-length', typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
+  ctx.res.writeHead(status, head);
+  ctx.res.end(payload);
 }
 
 /** Start an SSE response (lazily, at the first bytes, so early errors can still be plain JSON). */
@@ -20,6 +50,7 @@ export function startEventStream(ctx: RequestContext, headers: Record<string, st
   ctx.status = 200;
   ctx.firstByteMs = ctx.elapsed();
   res.statusCode = 200;
+  res.setHeader('x-request-id', ctx.id);
   res.setHeader('content-type', 'text/event-stream; charset=utf-8');
   res.setHeader('cache-control', 'no-cache');
   // Proxies such as nginx buffer responses unless told not to, which would defeat streaming.
@@ -41,7 +72,8 @@ export function sendError(ctx: RequestContext, err: GatewayError): void {
     res.end(`data: ${JSON.stringify(err.toEnvelope())}\n\n`);
     return;
   }
-  if (err.retryAfter !== null) res.setHeader('retry-after', String(Math.max(1, Math.ceil(err.retryAfter))));
-  sendJson(ctx, err.status, err.toEnvelope());
+  const head: Head = ['x-request-id', ctx.id];
+  if (err.retryAfter !== null) head.push('retry-after', String(Math.max(1, Math.ceil(err.retryAfter))));
+  endJson(ctx, err.status, JSON.stringify(err.toEnvelope()), head);
   ctx.status = err.status;
 }

@@ -25,8 +25,8 @@ export interface RouteSpec {
 }
 
 export interface RouteMatch {
-  spec: RouteSpec;
-  params: Record<string, string>;
+  readonly spec: RouteSpec;
+  readonly params: Record<string, string>;
 }
 
 interface CompiledPattern {
@@ -40,7 +40,8 @@ export type RouteLookup = RouteMatch | 'method_not_allowed' | null;
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export class RouteTable {
-  readonly #exact = new Map<string, Map<string, RouteSpec>>();
+  /** Exact paths by method, each with its match built once: a lookup allocates nothing. */
+  readonly #exact = new Map<string, Map<string, RouteMatch>>();
   readonly #patterns: CompiledPattern[] = [];
 
   add(spec: RouteSpec): void {
@@ -55,15 +56,15 @@ export class RouteTable {
     let byMethod = this.#exact.get(spec.path);
     if (!byMethod) this.#exact.set(spec.path, (byMethod = new Map()));
     if (byMethod.has(spec.method)) throw new Error(`route ${spec.method} ${spec.path} is registered twice`);
-    byMethod.set(spec.method, spec);
+    byMethod.set(spec.method, Object.freeze({ spec, params: NO_PARAMS }));
   }
 
   match(method: string, path: string): RouteLookup {
     const byMethod = this.#exact.get(path);
     let pathMatched = false;
     if (byMethod) {
-      const spec = byMethod.get(method) ?? byMethod.get('*');
-      if (spec) return { spec, params: NO_PARAMS };
+      const exact = byMethod.get(method) ?? byMethod.get('*');
+      if (exact) return exact;
       // A pattern may still serve this method on the same path (`GET /admin/:x` beside an exact `POST /admin/keys`).
       pathMatched = true;
     }

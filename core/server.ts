@@ -20,6 +20,11 @@ export class GatewayServer {
   #draining = false;
   #idle: (() => void) | null = null;
   readonly #active = new Set<RequestContext>();
+  /** Called by the pipeline when a request's work is over (bound once, not per request). */
+  readonly #settled = (ctx: RequestContext): void => {
+    this.#active.delete(ctx);
+    if (--this.#inFlight === 0 && this.#idle) this.#idle();
+  };
 
   constructor(routes: RouteTable, pipeline: Pipeline, keepAliveTimeoutMs: number) {
     this.#routes = routes;
@@ -49,42 +54,39 @@ export class GatewayServer {
     const match = this.#routes.match(method, path);
     if (match === null || match === 'method_not_allowed') {
       const ctx = new RequestContext(req, res, FALLBACK_ROUTE, {}, path);
-      res.setHeader('x-request-id', ctx.id);
-      if (match !== null) res.setHeader('allow', this.#routes.allowedMethods(path).join(', '));
-      this.#reject(ctx, match === null ? routeNotFound(method, path) : methodNotAllowed(method, path));
+      if (match === null) this.#reject(ctx, routeNotFound(method, path), []);
+      else this.#reject(ctx, methodNotAllowed(method, path), ['allow', this.#routes.allowedMethods(path).join(', ')]);
       return;
     }
-    const ctx = new RequestContext(req, res, match.spec, match.params, path);
-    res.setHeader('x-request-id', ctx.id);
+    const spec = match.spec;
+    const ctx = new RequestContext(req, res, spec, match.params, path);
     if (this.#draining) {
-      res.setHeader('connection', 'close');
-      this.#reject(ctx, shuttingDown());
+      this.#reject(ctx, shuttingDown(), ['connection', 'close']);
       return;
     }
+    // The core writes every response of an operation route, x-request-id in its head
+    // (respond.ts), but a raw-body route's plugin takes the request over, and a handler may
+    // write its own response: for those it is set now.
+    if (spec.operation === null || spec.body === 'raw') res.setHeader('x-request-id', ctx.id);
     this.#inFlight++;
     this.#active.add(ctx);
     // A client that goes away before the response is complete cancels the upstream call.
-    res.once('close', () => {
+    res.on('close', () => {
       if (!res.writableFinished) ctx.abort.abort();
     });
-    const run = match.spec.operation !== null ? this.#pipeline.runOperation(ctx) : this.#pipeline.runHandler(ctx);
-    void run.finally(() => this.#done(ctx));
+    if (spec.operation !== null) void this.#pipeline.runOperation(ctx, this.#settled);
+    else void this.#pipeline.runHandler(ctx, this.#settled);
   }
 
-  #reject(ctx: RequestContext, err: GatewayError): void {
+  /** Answers before the pipeline, with `extra` header pairs. */
+  #reject(ctx: RequestContext, err: GatewayError, extra: string[]): void {
     ctx.req.resume();
-    const res = ctx.res;
     const body = JSON.stringify(err.toEnvelope());
-    res.statusCode = err.status;
-    if (err.retryAfter !== null) res.setHeader('retry-after', String(err.retryAfter));
-    res.setHeader('content-type', 'application/json');
-    res.setHeader('content-length', Buffer.byteLength(body));
-    res.end(body);
-  }
-
-  #done(ctx: RequestContext): void {
-    this.#active.delete(ctx);
-    if (--this.#inFlight === 0 && this.#idle) this.#idle();
+    const head: Array<string | number> = ['x-request-id', ctx.id, ...extra];
+    if (err.retryAfter !== null) head.push('retry-after', String(err.retryAfter));
+    head.push('content-type', 'application/json', 'content-length', Buffer.byteLength(body));
+    ctx.res.writeHead(err.status, head);
+    ctx.res.end(body);
   }
 
   /** Stop accepting, wait up to `timeoutMs` for in-flight requests, then cut what is left. */

@@ -10,7 +10,8 @@
 //   price    sync   always runs (after errors and cache hits too): sets ctx.cost from ctx.usage.
 //   log      async  always runs last: audit, metrics, giving back what limit took.
 //
-// Hooks are tapped at boot only (a tap discards tapable's compiled call), then frozen.
+// Hooks are tapped at boot only (a tap discards tapable's compiled call), then frozen; the
+// pipeline reads each stage's taps once after boot (stageRunners) and runs them itself.
 import { AsyncSeriesBailHook, AsyncSeriesHook, SyncHook } from 'tapable';
 import type { RequestContext } from './context.js';
 import type { Reply } from './reply.js';
@@ -40,18 +41,101 @@ export function createStages() {
 export type Stages = ReturnType<typeof createStages>;
 export type StageName = keyof Stages;
 
-/** Which stages have taps, read once after boot so the request path skips empty ones. */
-export type UsedStages = Readonly<Record<StageName, boolean>>;
+type TapFn = (ctx: RequestContext) => unknown;
 
-export function usedStages(stages: Stages): UsedStages {
+interface CompiledTap {
+  readonly fn: TapFn;
+  /** A tapPromise tap: its promise is awaited before the next tap runs. */
+  readonly promise: boolean;
+}
+
+/** A series stage as the pipeline calls it: undefined when every tap finished synchronously. */
+export type SeriesRunner = (ctx: RequestContext) => Promise<void> | undefined;
+/** A bail stage as the pipeline calls it: the reply (or undefined), or a promise of it when a tap was async. */
+export type BailRunner = (ctx: RequestContext) => Reply | undefined | Promise<Reply | undefined>;
+
+/**
+ * How the pipeline runs each stage, read once after boot; null for a stage without taps, so the
+ * request path skips it. tapable's `promise()` allocates a promise and closures per call even
+ * when every tap is sync (and each `await` of it costs a microtask): here sync taps are plain
+ * calls and only a tapPromise tap is awaited. A stage with interceptors or callback (tapAsync)
+ * taps is left to tapable.
+ */
+export interface StageRunners {
+  readonly auth: SeriesRunner | null;
+  readonly route: SeriesRunner | null;
+  readonly limit: SeriesRunner | null;
+  readonly cache: BailRunner | null;
+  readonly forward: BailRunner | null;
+  readonly log: SeriesRunner | null;
+  /** The sync stages: tapable compiles them to plain calls already. */
+  readonly tag: boolean;
+  readonly price: boolean;
+}
+
+type SeriesHook = AsyncSeriesHook<[RequestContext]>;
+type BailHook = AsyncSeriesBailHook<[RequestContext], Reply | undefined>;
+
+export function stageRunners(stages: Stages): StageRunners {
   return Object.freeze({
-    auth: stages.auth.isUsed(),
+    auth: seriesRunner(stages.auth),
+    route: seriesRunner(stages.route),
+    limit: seriesRunner(stages.limit),
+    cache: bailRunner(stages.cache),
+    forward: bailRunner(stages.forward),
+    log: seriesRunner(stages.log),
     tag: stages.tag.isUsed(),
-    route: stages.route.isUsed(),
-    limit: stages.limit.isUsed(),
-    cache: stages.cache.isUsed(),
-    forward: stages.forward.isUsed(),
     price: stages.price.isUsed(),
-    log: stages.log.isUsed(),
   });
+}
+
+function compiledTaps(hook: SeriesHook | BailHook): CompiledTap[] | null {
+  if (hook.interceptors.length > 0 || hook.taps.some((t) => t.type === 'async')) return null;
+  return hook.taps.map((t) => ({ fn: t.fn as TapFn, promise: t.type === 'promise' }));
+}
+
+function seriesRunner(hook: SeriesHook): SeriesRunner | null {
+  if (!hook.isUsed()) return null;
+  const taps = compiledTaps(hook);
+  if (taps === null) return (ctx) => hook.promise(ctx);
+  return (ctx) => runSeries(taps, ctx, 0);
+}
+
+function bailRunner(hook: BailHook): BailRunner | null {
+  if (!hook.isUsed()) return null;
+  const taps = compiledTaps(hook);
+  if (taps === null) return (ctx) => hook.promise(ctx);
+  return (ctx) => runBail(taps, ctx, 0);
+}
+
+function runSeries(taps: readonly CompiledTap[], ctx: RequestContext, from: number): Promise<void> | undefined {
+  for (let i = from; i < taps.length; i++) {
+    const tap = taps[i]!;
+    const result = tap.fn(ctx);
+    if (tap.promise) return i + 1 === taps.length ? (result as Promise<void>) : settleSeries(result, taps, ctx, i + 1);
+  }
+  return undefined;
+}
+
+async function settleSeries(pending: unknown, taps: readonly CompiledTap[], ctx: RequestContext, next: number): Promise<void> {
+  await pending;
+  const rest = runSeries(taps, ctx, next);
+  if (rest !== undefined) await rest;
+}
+
+function runBail(taps: readonly CompiledTap[], ctx: RequestContext, from: number): Reply | undefined | Promise<Reply | undefined> {
+  for (let i = from; i < taps.length; i++) {
+    const tap = taps[i]!;
+    const result = tap.fn(ctx);
+    // Promise.resolve() hands back a native promise as it is: the caller tells replies from
+    // promises with instanceof.
+    if (tap.promise) return i + 1 === taps.length ? Promise.resolve(result as Reply | undefined) : settleBail(result, taps, ctx, i + 1);
+    if (result !== undefined) return result as Reply;
+  }
+  return undefined;
+}
+
+async function settleBail(pending: unknown, taps: readonly CompiledTap[], ctx: RequestContext, next: number): Promise<Reply | undefined> {
+  const reply = (await pending) as Reply | undefined;
+  return reply !== undefined ? reply : runBail(taps, ctx, next);
 }

@@ -6,6 +6,7 @@ import { startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
 import { bearerToken } from './index.js';
 import { MASTER_KEY_FILE, resolveMasterKey } from './master-key.js';
+import { masterMatcher } from './master-match.js';
 
 /** Runs `fn` with process.stdout captured, and returns what it printed. */
 async function captureStdout(fn: () => Promise<void>): Promise<string> {
@@ -47,6 +48,44 @@ describe('auth', () => {
         expect(bearerToken(header)).to.equal(token);
       });
     }
+  });
+
+  describe('master key comparison', () => {
+    const key = 'sk-master-0123456789';
+    const isMaster = masterMatcher(key);
+
+    it('matches the key itself, again and again', () => {
+      expect(isMaster(key)).to.equal(true);
+      expect(isMaster(key)).to.equal(true);
+    });
+
+    it('refuses prefixes, extensions and near misses', () => {
+      for (const token of ['', 'sk', key.slice(0, -1), `${key}0`, `${key}\u0000`, `${key}é`, `${key}😀`, key.toUpperCase(), `x${key.slice(1)}`]) {
+        expect(isMaster(token), JSON.stringify(token)).to.equal(false);
+      }
+    });
+
+    it('refuses a token longer than the padding that starts with the key', () => {
+      expect(isMaster(key + '\u0000'.repeat(200))).to.equal(false);
+      expect(isMaster(key + 'a'.repeat(1000))).to.equal(false);
+    });
+
+    it('leaves no trace of one token in the comparison of the next', () => {
+      expect(isMaster(`${key}tail`)).to.equal(false);
+      expect(isMaster(key.slice(0, 10))).to.equal(false);
+      expect(isMaster(key)).to.equal(true);
+    });
+
+    it('compares UTF-8 bytes, and handles keys longer than the padding', () => {
+      const accented = masterMatcher('sk-clé-secrète');
+      expect(accented('sk-clé-secrète')).to.equal(true);
+      expect(accented('sk-cle-secrete')).to.equal(false);
+      const long = 'k'.repeat(200);
+      const isLong = masterMatcher(long);
+      expect(isLong(long)).to.equal(true);
+      expect(isLong(long.slice(1))).to.equal(false);
+      expect(isLong(`${long}é`)).to.equal(false);
+    });
   });
 
   describe('master key', () => {
