@@ -69,7 +69,10 @@ class StreamRelay implements BodyConsumer {
       this.error(err);
       return true;
     }
-    if (this.#write(this.#sink.take())) return true;
+    const text = this.#sink.take();
+    // Pass-through streams mostly write back exactly what came: the provider's own bytes then
+    // go out as they are (as a JSON answer's do), without encoding the text again.
+    if (text !== '' && text === this.#parser.whole ? this.#writeBytes(chunk) : this.#write(text)) return true;
     this.#ctx.res.once('drain', this.#onDrain);
     return false;
   }
@@ -101,13 +104,23 @@ class StreamRelay implements BodyConsumer {
     this.#finish();
   }
 
-  /** Writes framed text (starting the event stream on the first bytes); false when the socket is full. */
+  /** Writes framed text (starting the event stream, even with no text); false when the socket is full. */
   #write(text: string): boolean {
-    const res = this.#ctx.res;
-    if (!res.headersSent) startEventStream(this.#ctx, this.#reply.headers);
     // A Buffer, not the string: for a string, Node writes the chunked-encoding frame and the
     // text in two syscalls; for a Buffer, one writev.
-    return text === '' || res.destroyed || res.write(Buffer.from(text, 'utf8'));
+    if (text !== '') return this.#writeBytes(Buffer.from(text, 'utf8'));
+    this.#start();
+    return true;
+  }
+
+  #writeBytes(bytes: Buffer): boolean {
+    this.#start();
+    const res = this.#ctx.res;
+    return res.destroyed || res.write(bytes);
+  }
+
+  #start(): void {
+    if (!this.#ctx.res.headersSent) startEventStream(this.#ctx, this.#reply.headers);
   }
 
   #finish(): void {

@@ -118,4 +118,24 @@ describe('SSE parser', () => {
     expect(() => parser.feed('data: ok\n\ndata: bad\n\ndata: never\n\n', thrower, sink)).to.throw('provider error in stream');
     expect(emitted).to.deep.equal(['ok']);
   });
+
+  it('gives the text of a chunk that stood alone, and nothing for one that carried over or left over', () => {
+    const parser = new SseParser();
+    const recorder = new Recorder();
+    parser.feed(Buffer.from('data: a\n\ndata: b\n\n'), recorder, NO_SINK);
+    expect(parser.whole).to.equal('data: a\n\ndata: b\n\n');
+    parser.feed(Buffer.from('data: c\n\ndata: d'), recorder, NO_SINK);
+    expect(parser.whole).to.equal(null);
+    parser.feed(Buffer.from('\n\n'), recorder, NO_SINK);
+    expect(parser.whole).to.equal(null);
+    const e = Buffer.from('data: é\n\n');
+    const at = e.indexOf(0xc3);
+    parser.feed(e.subarray(0, at + 1), recorder, NO_SINK);
+    expect(parser.whole).to.equal(null);
+    parser.feed(e.subarray(at + 1), recorder, NO_SINK);
+    expect(parser.whole).to.equal(null);
+    parser.feed(Buffer.from('data: f\n\n'), recorder, NO_SINK);
+    expect(parser.whole).to.equal('data: f\n\n');
+    expect(recorder.events.map((ev) => ev.data)).to.deep.equal(['a', 'b', 'c', 'd', 'é', 'f']);
+  });
 });

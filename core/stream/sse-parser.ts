@@ -12,10 +12,21 @@ export class SseParser {
   readonly #decoder = new TextDecoder();
   /** The decoder holds the start of a character split across chunks. */
   #split = false;
+  #whole: string | null = null;
+
+  /**
+   * The text of the last chunk fed, when it stood alone: nothing carried in from the chunk
+   * before (a line or a character begun there), nothing left over for the next.
+   */
+  get whole(): string | null {
+    return this.#whole;
+  }
 
   feed(chunk: Buffer | string, translator: StreamTranslator<unknown>, sink: StreamSink<unknown>): void {
+    const wasSplit = this.#split;
     let text = typeof chunk === 'string' ? chunk : this.#decode(chunk);
-    if (this.#pending !== '') text = this.#pending + text;
+    const alone = !wasSplit && !this.#split && this.#pending === '';
+    if (!alone) text = this.#pending + text;
     let start = 0;
     for (;;) {
       const nl = text.indexOf('\n', start);
@@ -27,6 +38,7 @@ export class SseParser {
       start = nl + 1;
     }
     this.#pending = start < text.length ? text.slice(start) : '';
+    this.#whole = alone && this.#pending === '' ? text : null;
   }
 
   /** The source ended: a last event without its blank line still counts. */
