@@ -29,6 +29,12 @@ export class EntrySequence {
   readonly #lookup: (ts: number) => number | null;
   /** Older milliseconds met in the current batch, with the last n handed out. */
   readonly #older = new Map<number, number>();
+  /**
+   * The milliseconds the batch moved on from, each with the last n handed out (ts, n pairs).
+   * The table cannot tell: a batch's rows are inserted several at a time, after their
+   * positions are handed out.
+   */
+  readonly #passed: number[] = [];
 
   constructor(last: SeqPosition | null, lookup: (ts: number) => number | null) {
     this.#last = last;
@@ -39,13 +45,14 @@ export class EntrySequence {
   next(ts: number): number {
     const last = this.#last;
     if (last === null || ts > last.ts) {
+      if (last !== null) this.#passed.push(last.ts, last.n);
       this.#last = { ts, n: 0 };
       return 0;
     }
     let n: number;
     if (ts === last.ts) n = ++last.n;
     else {
-      const handed = this.#older.get(ts);
+      const handed = this.#older.get(ts) ?? this.#passedN(ts);
       n = (handed ?? this.#lookup(ts) ?? -1) + 1;
       this.#older.set(ts, n);
     }
@@ -61,5 +68,12 @@ export class EntrySequence {
    */
   endBatch(): void {
     this.#older.clear();
+    this.#passed.length = 0;
+  }
+
+  #passedN(ts: number): number | undefined {
+    const passed = this.#passed;
+    for (let i = passed.length - 2; i >= 0; i -= 2) if (passed[i] === ts) return passed[i + 1];
+    return undefined;
   }
 }

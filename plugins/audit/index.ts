@@ -70,7 +70,7 @@ export default definePlugin<AuditOptions>({
       await upkeep.stop();
       await retention.stop();
       await writer.close();
-      store.close();
+      await store.close();
     });
   },
 });

@@ -1,10 +1,11 @@
 // A record's detail (entry-record.ts) as stored: one JSON array with fixed positions, not an
 // object. Most of what JSON.stringify spends on an entry goes to property keys (~100 ns each
-// here), and an array has none: the detail's own fields, the neutral usage counts, the error
-// and the attempts are positional; what has no fixed shape (headers, the provider's raw usage,
-// the cost breakdown) stays as objects. Positions only ever get appended to.
+// here), and an array has none: the detail's own fields, the neutral usage counts, the error,
+// the attempts and the pricing plugin's usual cost breakdown are positional; what has no fixed
+// shape (headers, the provider's raw usage, a cost of another shape) stays as objects.
+// Positions only ever get appended to.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Attempt } from '../../core/context.js';
+import type { Attempt, CostResult } from '../../core/context.js';
 import type { Usage } from '../../core/types/usage.js';
 import type { AuditEntry, AuditError } from './entry.js';
 import type { RecordDetail } from './entry-record.js';
@@ -37,7 +38,7 @@ export function detailText(d: RecordDetail, unredacted: IncomingHttpHeaders | nu
     d.request_body_truncated,
     d.response_body_truncated,
     d.usage === null ? null : usageArray(d.usage),
-    d.cost,
+    costArray(d.cost),
     attemptsArray(d.attempts),
   ];
   return unredacted === null ? JSON.stringify(encoded) : stringifyRedacting(unredacted, encoded);
@@ -68,7 +69,7 @@ export function detailOf(value: unknown): RecordDetail | null {
     request_body_truncated: v[16] as boolean,
     response_body_truncated: v[17] as boolean,
     usage: v[18] === null ? null : usageOf(v[18] as unknown[]),
-    cost: v[19] as AuditEntry['cost'],
+    cost: Array.isArray(v[19]) ? costOf(v[19] as CostArray) : (v[19] as AuditEntry['cost']),
     attempts: (v[20] as Array<[string, string, number, string | null, number]>).map(attemptOf),
   };
 }
@@ -76,19 +77,12 @@ export function detailOf(value: unknown): RecordDetail | null {
 // The neutral counts in order, then provider_cost_usd (null: none), then raw when there is one
 // (a raw null is kept: it is the array's length that says whether raw was there).
 function usageArray(u: Usage): unknown[] {
-  const out: unknown[] = [
-    u.input_tokens,
-    u.output_tokens,
-    u.total_tokens,
-    u.cached_input_tokens,
-    u.cache_write_tokens,
-    u.reasoning_tokens,
-    u.audio_input_tokens,
-    u.audio_output_tokens,
-    u.provider_cost_usd ?? null,
-  ];
-  if (u.raw !== undefined) out.push(u.raw);
-  return out;
+  const cost = u.provider_cost_usd ?? null;
+  // Literals of their final length: an array grown by push is copied on the way.
+  if (u.raw === undefined) {
+    return [u.input_tokens, u.output_tokens, u.total_tokens, u.cached_input_tokens, u.cache_write_tokens, u.reasoning_tokens, u.audio_input_tokens, u.audio_output_tokens, cost];
+  }
+  return [u.input_tokens, u.output_tokens, u.total_tokens, u.cached_input_tokens, u.cache_write_tokens, u.reasoning_tokens, u.audio_input_tokens, u.audio_output_tokens, cost, u.raw];
 }
 
 function usageOf(a: unknown[]): Usage {
@@ -107,10 +101,54 @@ function usageOf(a: unknown[]): Usage {
   return usage;
 }
 
+// The pricing plugin's breakdown, {total_usd, source, pico_usd, lines: [{item, quantity,
+// rate_usd, amount_usd, note?}]}, keys in that order, as [total_usd, source, pico_usd, [[item,
+// quantity, rate_usd, amount_usd, note?], ...]]. A cost of any other shape (more fields, another
+// order, a value JSON leaves out, a toJSON of its own) is stored as the object it is: the detail
+// held nothing but objects there before, so an array is always this form.
+type CostArray = [string | null, string, unknown, LineArray[]];
+type LineArray = [unknown, unknown, unknown, unknown] | [unknown, unknown, unknown, unknown, unknown];
+const COST_KEYS = ['total_usd', 'source', 'pico_usd', 'lines'];
+const LINE_KEYS = ['item', 'quantity', 'rate_usd', 'amount_usd', 'note'];
+
+function costArray(cost: CostResult | null): CostArray | CostResult | null {
+  if (cost === null || !hasKeys(cost, COST_KEYS, COST_KEYS.length)) return cost;
+  const lines = cost['lines'];
+  if (!Array.isArray(lines)) return cost;
+  const encoded = new Array<LineArray>(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    const line: unknown = lines[i];
+    if (typeof line !== 'object' || line === null || Array.isArray(line)) return cost;
+    const l = line as Record<string, unknown>;
+    if (hasKeys(l, LINE_KEYS, 4)) encoded[i] = [l['item'], l['quantity'], l['rate_usd'], l['amount_usd']];
+    else if (hasKeys(l, LINE_KEYS, 5)) encoded[i] = [l['item'], l['quantity'], l['rate_usd'], l['amount_usd'], l['note']];
+    else return cost;
+  }
+  return [cost.total_usd, cost.source, cost['pico_usd'], encoded];
+}
+
+/** Whether the object's enumerable keys are the first `n` of `keys`, in order, none undefined, and JSON.stringify would not call a toJSON. */
+function hasKeys(o: Record<string, unknown>, keys: readonly string[], n: number): boolean {
+  if (typeof o['toJSON'] === 'function') return false;
+  let i = 0;
+  for (const key in o) {
+    if (i === n || key !== keys[i] || o[key] === undefined) return false;
+    i++;
+  }
+  return i === n;
+}
+
+function costOf(a: CostArray): CostResult {
+  const lines = a[3].map((l) => {
+    const line: Record<string, unknown> = { item: l[0], quantity: l[1], rate_usd: l[2], amount_usd: l[3] };
+    if (l.length > 4) line['note'] = l[4];
+    return line;
+  });
+  return { total_usd: a[0], source: a[1], pico_usd: a[2], lines };
+}
+
 function attemptsArray(attempts: readonly Attempt[]): unknown[] {
-  const out: unknown[] = [];
-  for (const a of attempts) out.push([a.provider, a.model, a.status, a.error, a.duration_ms]);
-  return out;
+  return attempts.map((a) => [a.provider, a.model, a.status, a.error, a.duration_ms]);
 }
 
 function attemptOf(a: [string, string, number, string | null, number]): Attempt {

@@ -46,22 +46,32 @@ export interface CheckpointerEvents {
 
 export class Checkpointer {
   readonly #worker: Worker;
+  readonly #exited: Promise<void>;
   #closing = false;
 
   constructor(file: string, busyTimeoutMs: number, events: CheckpointerEvents) {
     this.#worker = new Worker(SCRIPT, { eval: true, workerData: { driver: DRIVER, file, everyMs: EVERY_MS, busyTimeoutMs } });
     this.#worker.on('message', (message: string) => events.onError(`a WAL checkpoint failed, the next one tries again: ${message}`));
     this.#worker.on('error', (err) => events.onGone(`the checkpoint thread failed: ${err.message}`));
-    this.#worker.on('exit', (code) => {
-      if (!this.#closing) events.onGone(`the checkpoint thread exited (code ${code})`);
+    this.#exited = new Promise((resolve) => {
+      this.#worker.on('exit', (code) => {
+        if (!this.#closing) events.onGone(`the checkpoint thread exited (code ${code})`);
+        resolve();
+      });
     });
     // Never what keeps the process alive.
     this.#worker.unref();
   }
 
-  /** Asks the worker to close its connection and exit. */
-  close(): void {
-    this.#closing = true;
-    this.#worker.postMessage('close');
+  /**
+   * Asks the worker to close its connection and exit; resolves once it has. Its close may
+   * still remove the WAL file: until then the data directory is not the gateway's to hand back.
+   */
+  close(): Promise<void> {
+    if (!this.#closing) {
+      this.#closing = true;
+      this.#worker.postMessage('close');
+    }
+    return this.#exited;
   }
 }

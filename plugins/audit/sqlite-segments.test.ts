@@ -15,7 +15,7 @@ import type { RouteSpec } from '../../core/routes.js';
 import { emptyUsage } from '../../core/types/usage.js';
 import type { AuditEntry } from './entry.js';
 import { materialize, recordOf, toEntry } from './entry.js';
-import { recordFromEntry } from './entry-record.js';
+import { entryOf, recordFromEntry } from './entry-record.js';
 import { migrate } from './sqlite-schema.js';
 import { SqliteAuditStore } from './sqlite-store.js';
 import type { AuditFilter } from './store.js';
@@ -98,6 +98,21 @@ describe('audit SQLite store: segments', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('lays records out as documented: head line, the bodies as they are, a newline; batch after batch', () => {
+    const records = [
+      { ...recordFromEntry(syntheticEntry({ id: 'l1', ts: T0 + 1 })), request_body: Buffer.from('{"q":"bytes ✓"}'), response_body: Buffer.from('{"a":1}') },
+      { ...recordFromEntry(syntheticEntry({ id: 'l2', ts: T0 + 2 })), request_body: 'text ü', response_body: null },
+      { ...recordFromEntry(syntheticEntry({ id: 'l3', ts: T0 + 3 })), request_body: null, response_body: '{"streamed":"ö"}' },
+      { ...recordFromEntry(syntheticEntry({ id: 'l4', ts: T0 + 4 })), request_body: null, response_body: null },
+    ];
+    store.insert(records.slice(0, 3));
+    store.insert(records.slice(3));
+    const size = (body: Buffer | string | null): number => (body === null ? -1 : Buffer.byteLength(body));
+    const expected = records.map((r) => `[${JSON.stringify(r.id)},${size(r.request_body)},${size(r.response_body)},${r.detail}]\n${r.request_body ?? ''}${r.response_body ?? ''}\n`).join('');
+    expect(readFileSync(join(dir, 'audit', '2025-03-10.seg'), 'utf8')).to.equal(expected);
+    for (const r of records) expect(store.get(r.id)).to.deep.equal(entryOf(r));
   });
 
   it('stores what the writer captured: body bytes as received and sent, cut at the cap', () => {

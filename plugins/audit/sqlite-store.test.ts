@@ -102,6 +102,23 @@ describe('audit SQLite store', () => {
     expect(store.usage('model', T0 - HOUR, T0 + 2 * HOUR)).to.deep.equal([row]);
   });
 
+  it('skips known ids within a batch of many rows, whichever rows they are, and counts each entry once', () => {
+    // Rows go in by statements of several rows: known ids at the start, middle and end of
+    // those statements, an id repeated within the batch, and a batch longer than one statement.
+    const entry = (i: number): AuditEntry => syntheticEntry({ id: `m${String(i).padStart(3, '0')}`, ts: T0 + 1 + 10 * i, key_id: `k${i % 3}` });
+    store.insert([0, 31, 32, 40, 63, 64, 99].map(entry));
+    const batch = Array.from({ length: 100 }, (_, i) => entry(i));
+    batch.splice(50, 0, entry(7));
+    store.insert(batch);
+    const listed = store.query({}, null, 500).data.map((e) => e.id);
+    expect(listed).to.deep.equal(Array.from({ length: 100 }, (_, i) => entry(99 - i).id));
+    const requests = (rows: UsageRow[]): number => rows.reduce((n, row) => n + row.requests, 0);
+    // From the raw rows (partial hours), and from the rollups (a whole hour).
+    expect(requests(store.usage('key', T0 + 1, T0 + HOUR - 1))).to.equal(100);
+    expect(requests(store.usage('key', T0, T0 + HOUR))).to.equal(100);
+    expect(store.get('m007')).to.deep.equal(entry(7));
+  });
+
   describe('query filters', () => {
     beforeEach(() => {
       store.insert([
