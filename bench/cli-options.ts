@@ -8,6 +8,8 @@ export interface BenchOptions {
   durationSeconds: number;
   /** Seconds of the uncounted wrk run before each measured one. */
   warmupSeconds: number;
+  /** Turns the measured wrk time of each target is split into, targets alternating. */
+  rounds: number;
   jsonPath: string | null;
   configPath: string | null;
   /** Fixed request rate of the latency measurement. */
@@ -20,6 +22,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --targets <list>    comma-separated subset of ${TARGET_IDS.join(',')} (default: all)
   --duration <s>      seconds per measured wrk run and per open-loop run (default 10)
   --warmup <s>        seconds of uncounted wrk load before each measured run (default 2)
+  --rounds <n>        split each target's measured wrk time into n turns, targets alternating (default 4)
   --rate <n>          open-loop request rate for the latency measurement (default 500)
   --connections <n>   wrk connections (default 50)
   --config <file>     passed to Sluice as GATEWAY_CONFIG
@@ -39,6 +42,12 @@ function wholeSeconds(name: string, raw: string, allowZero = false): number {
   return value;
 }
 
+function count(name: string, raw: string): number {
+  const value = positive(name, raw);
+  if (!Number.isInteger(value)) throw new Error(`--${name} must be a whole number, got '${raw}'`);
+  return value;
+}
+
 function parseTargets(raw: string): TargetId[] {
   const wanted = raw.split(',').map((name) => name.trim()).filter((name) => name.length > 0);
   const unknown = wanted.filter((name) => !(TARGET_IDS as readonly string[]).includes(name));
@@ -55,6 +64,7 @@ export function parseOptions(argv: string[]): BenchOptions | null {
       targets: { type: 'string', default: TARGET_IDS.join(',') },
       duration: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '2' },
+      rounds: { type: 'string', default: '4' },
       rate: { type: 'string', default: '500' },
       connections: { type: 'string', default: '50' },
       config: { type: 'string' },
@@ -70,6 +80,7 @@ export function parseOptions(argv: string[]): BenchOptions | null {
     targets,
     durationSeconds: wholeSeconds('duration', values.duration),
     warmupSeconds: wholeSeconds('warmup', values.warmup, true),
+    rounds: count('rounds', values.rounds),
     jsonPath: values.json ?? null,
     configPath: values.config ?? null,
     openLoopRate: positive('rate', values.rate),

@@ -19,6 +19,8 @@ export interface Measurement {
   wrk: WrkResult | null;
   cpuSeconds: number | null;
   cpuMicrosPerRequest: number | null;
+  /** Each wrk turn of the target (rounds alternate between targets). */
+  rounds: Array<{ requests: number; seconds: number; cpuSeconds: number }>;
   peakRssBytes: number | null;
   /** What core 0 did during the measured wrk run, as fractions of the run's wall time. */
   targetCore: TargetCoreUsage | null;
@@ -38,7 +40,12 @@ export interface TargetCoreUsage {
 
 export interface Comparison {
   workload: WorkloadId;
+  /** The median of the turn-by-turn ratios (each Sluice turn against the bare forwarder's of the same round). */
   cpuPerRequestRatio: number | null;
+  /** The lowest and highest turn-by-turn ratio. */
+  cpuPerRequestRatioRange: [number, number] | null;
+  /** Sluice's CPU time per request over all its turns against the bare forwarder's over all its turns. */
+  cpuPerRequestRatioOverall: number | null;
   requestsPerSecondRatio: number | null;
   addedP50Ms: number | null;
   addedP99Ms: number | null;
@@ -47,7 +54,7 @@ export interface Comparison {
 export interface BenchReport {
   startedAt: string;
   environment: { node: string; cpus: number; cpuModel: string; pinned: boolean; cores: Record<string, string> };
-  settings: { durationSeconds: number; warmupSeconds: number; connections: number; openLoopRate: number; configPath: string | null };
+  settings: { durationSeconds: number; warmupSeconds: number; rounds: number; connections: number; openLoopRate: number; configPath: string | null };
   skippedTargets: { target: TargetId; reason: string }[];
   measurements: Measurement[];
   comparisons: Comparison[];
@@ -58,6 +65,24 @@ function ratio(numerator: number | null | undefined, denominator: number | null 
   return numerator / denominator;
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Sluice's CPU per request over the bare forwarder's, round by round. */
+function roundRatios(sluice: Measurement, bare: Measurement | undefined): number[] {
+  if (!bare) return [];
+  const perRequest = (r: Measurement['rounds'][number]): number | null => (r.requests > 0 ? r.cpuSeconds / r.requests : null);
+  const ratios: number[] = [];
+  for (let i = 0; i < Math.min(sluice.rounds.length, bare.rounds.length); i++) {
+    const value = ratio(perRequest(sluice.rounds[i]!), perRequest(bare.rounds[i]!));
+    if (value !== null) ratios.push(value);
+  }
+  return ratios;
+}
+
 export function compare(measurements: Measurement[]): Comparison[] {
   return WORKLOADS.flatMap((workload) => {
     const find = (target: TargetId): Measurement | undefined =>
@@ -65,10 +90,13 @@ export function compare(measurements: Measurement[]): Comparison[] {
     const sluice = find('sluice');
     if (!sluice) return [];
     const bare = find('bare');
+    const ratios = roundRatios(sluice, bare);
     return [
       {
         workload: workload.id,
-        cpuPerRequestRatio: ratio(sluice.cpuMicrosPerRequest, bare?.cpuMicrosPerRequest),
+        cpuPerRequestRatio: ratios.length > 0 ? median(ratios) : null,
+        cpuPerRequestRatioRange: ratios.length > 0 ? [Math.min(...ratios), Math.max(...ratios)] : null,
+        cpuPerRequestRatioOverall: ratio(sluice.cpuMicrosPerRequest, bare?.cpuMicrosPerRequest),
         requestsPerSecondRatio: ratio(sluice.wrk?.requestsPerSecond, bare?.wrk?.requestsPerSecond),
         addedP50Ms: sluice.addedP50Ms,
         addedP99Ms: sluice.addedP99Ms,
@@ -133,6 +161,8 @@ function comparisonTable(comparisons: Comparison[]): string {
   const rows = comparisons.map((c) => [
     c.workload,
     `${fixed(c.cpuPerRequestRatio, 2)}x${verdict(c.cpuPerRequestRatio === null ? null : c.cpuPerRequestRatio <= GOALS.cpuRatioMax)}`,
+    c.cpuPerRequestRatioRange === null ? '-' : `${fixed(c.cpuPerRequestRatioRange[0], 2)}-${fixed(c.cpuPerRequestRatioRange[1], 2)}x`,
+    `${fixed(c.cpuPerRequestRatioOverall, 2)}x`,
     `${fixed(c.requestsPerSecondRatio, 2)}x`,
     `${signed(c.addedP50Ms, 3)} ms${verdict(c.addedP50Ms === null ? null : c.addedP50Ms < GOALS.addedP50MaxMs)}`,
     `${signed(c.addedP99Ms, 3)} ms${verdict(c.addedP99Ms === null ? null : c.addedP99Ms < GOALS.addedP99MaxMs)}`,
@@ -140,7 +170,9 @@ function comparisonTable(comparisons: Comparison[]): string {
   return table(
     [
       'workload',
-      `CPU/req sluice/bare (goal <= ${GOALS.cpuRatioMax}x)`,
+      `CPU/req sluice/bare, median of rounds (goal <= ${GOALS.cpuRatioMax}x)`,
+      'rounds range',
+      'all turns',
       'req/s sluice/bare',
       `added p50 (goal < ${GOALS.addedP50MaxMs} ms)`,
       `added p99 (goal < ${GOALS.addedP99MaxMs} ms)`,
@@ -154,7 +186,7 @@ export function renderReport(report: BenchReport): string {
   const out: string[] = [
     '',
     `Sluice benchmark  ${report.startedAt}  node ${environment.node}  ${environment.cpus} cpu (${environment.cpuModel})`,
-    `throughput: wrk -t1 -c${settings.connections} -d${settings.durationSeconds}s after ${settings.warmupSeconds}s warmup; ` +
+    `throughput: wrk -t1 -c${settings.connections}, ${settings.durationSeconds}s per target in ${settings.rounds} alternating turns, after ${settings.warmupSeconds}s warmup; ` +
       `latency: open loop at ${settings.openLoopRate} req/s, ${settings.durationSeconds}s per target, targets taking turns`,
     environment.pinned
       ? `cores: ${Object.entries(environment.cores).map(([what, core]) => `${what} -> ${core}`).join('; ')}`

@@ -17,7 +17,7 @@ import { readCoreTimes, readCpuSeconds, readPeakRssBytes } from './proc-stats.js
 import { compare, renderReport, writeJsonReport, type BenchReport, type Measurement, type TargetCoreUsage } from './report.js';
 import { startBare, startMock, startSluice, TARGET_LABELS, type Target, type TargetId } from './targets.js';
 import { CHAT_PATH, chatRequestBody, WORKLOADS, type Workload } from './workloads.js';
-import { runWrk, wrkAvailable, writeWrkScript } from './wrk.js';
+import { runWrk, wrkAvailable, writeWrkScript, type WrkOptions, type WrkResult } from './wrk.js';
 
 const TARGET_CPU = 0;
 const LOAD_CPU = 1;
@@ -60,6 +60,7 @@ function emptyMeasurement(target: TargetId, workload: Workload, skipped: string 
     wrk: null,
     cpuSeconds: null,
     cpuMicrosPerRequest: null,
+    rounds: [],
     peakRssBytes: null,
     targetCore: null,
     openLoop: null,
@@ -100,48 +101,123 @@ function pct(share: number): string {
   return `${(share * 100).toFixed(0)}%`;
 }
 
-/** Saturated throughput and CPU per request with wrk, after a preflight check of the response. */
-async function measureThroughput(ctx: RunContext, target: Target, workload: Workload): Promise<Measurement> {
+interface Prepared {
+  target: Target;
+  measurement: Measurement;
+  wrkOptions: Omit<WrkOptions, 'seconds'>;
+}
+
+/** The preflight check of the response, the wrk script and the warmup; null when the target cannot be measured. */
+async function prepare(ctx: RunContext, target: Target, workload: Workload): Promise<Prepared | Measurement> {
   const { options, children, workDir } = ctx;
   const label = `[${TARGET_LABELS[target.id]} / ${workload.id}]`;
   if (target.process.hasExited()) return emptyMeasurement(target.id, workload, `process exited (${await target.process.exited})`);
-
   const url = `${target.origin}${CHAT_PATH}`;
   const body = chatRequestBody(target.model, workload.stream);
   const check = await preflight(url, target.headers, body, workload.stream);
   if (!check.ok) return emptyMeasurement(target.id, workload, check.note ?? 'preflight failed');
   const measurement = emptyMeasurement(target.id, workload, null);
   if (check.note !== null) measurement.notes.push(check.note);
-
   const scriptPath = join(workDir, `${target.id}-${workload.id}.lua`);
   await writeWrkScript(scriptPath, { method: 'POST', headers: { 'content-type': 'application/json', ...target.headers }, body });
   const wrkOptions = { url, scriptPath, connections: options.connections, threads: 1, cpu: LOAD_CPU };
-
   if (options.warmupSeconds > 0) {
     progress(`${label} warmup ${options.warmupSeconds}s`);
     await runWrk(children, { ...wrkOptions, seconds: options.warmupSeconds });
   }
-  progress(`${label} wrk ${options.durationSeconds}s`);
+  return { target, measurement, wrkOptions };
+}
+
+/** One turn of saturated load with wrk: its requests and the target's CPU time are added to the measurement. */
+async function measureRound(ctx: RunContext, prepared: Prepared, seconds: number): Promise<void> {
+  const { target, measurement } = prepared;
   const cpuBefore = readCpuSeconds(target.process.pid);
   const coreBefore = sampleTargetCore(ctx);
-  const wrk = await runWrk(children, { ...wrkOptions, seconds: options.durationSeconds });
+  const wrk = await runWrk(ctx.children, { ...prepared.wrkOptions, seconds });
   const coreAfter = sampleTargetCore(ctx);
-  const cpuAfter = readCpuSeconds(target.process.pid);
-  measurement.wrk = wrk;
-  measurement.targetCore = coreUsage(coreBefore, coreAfter, wrk.seconds);
-  if (measurement.targetCore.other > FOREIGN_CORE_SHARE_WARNING || measurement.targetCore.steal > FOREIGN_CORE_SHARE_WARNING) {
-    measurement.notes.push(
-      `core ${TARGET_CPU} was shared during the wrk run (${pct(measurement.targetCore.other)} other processes/interrupts, ` +
-        `${pct(measurement.targetCore.steal)} steal): req/s is understated, CPU us/req still holds`,
-    );
-  }
-  measurement.cpuSeconds = cpuAfter - cpuBefore;
-  measurement.cpuMicrosPerRequest = wrk.requests > 0 ? (measurement.cpuSeconds / wrk.requests) * 1e6 : null;
-  if (wrk.non2xx > 0 || wrk.socketErrors > 0) {
-    measurement.notes.push(`wrk saw ${wrk.non2xx} non-2xx responses and ${wrk.socketErrors} socket errors`);
-  }
+  const cpu = readCpuSeconds(target.process.pid) - cpuBefore;
+  measurement.rounds.push({ requests: wrk.requests, seconds: wrk.seconds, cpuSeconds: cpu });
+  measurement.wrk = addWrk(measurement.wrk, wrk);
+  measurement.targetCore = addCore(measurement.targetCore, coreUsage(coreBefore, coreAfter, wrk.seconds), measurement.rounds);
+  measurement.cpuSeconds = (measurement.cpuSeconds ?? 0) + cpu;
+  measurement.cpuMicrosPerRequest = measurement.wrk.requests > 0 ? (measurement.cpuSeconds / measurement.wrk.requests) * 1e6 : null;
+}
 
-  return measurement;
+/** wrk results of several turns as one run: totals, the median p50 and the worst p99. */
+function addWrk(sum: WrkResult | null, next: WrkResult): WrkResult {
+  if (sum === null) return next;
+  const requests = sum.requests + next.requests;
+  const seconds = sum.seconds + next.seconds;
+  return {
+    requests,
+    seconds,
+    requestsPerSecond: requests / seconds,
+    non2xx: sum.non2xx + next.non2xx,
+    socketErrors: sum.socketErrors + next.socketErrors,
+    latencyP50Ms: sum.latencyP50Ms === null || next.latencyP50Ms === null ? null : (sum.latencyP50Ms + next.latencyP50Ms) / 2,
+    latencyP99Ms: sum.latencyP99Ms === null || next.latencyP99Ms === null ? null : Math.max(sum.latencyP99Ms, next.latencyP99Ms),
+  };
+}
+
+/** Core shares of several turns, weighted by each turn's length. */
+function addCore(sum: TargetCoreUsage | null, next: TargetCoreUsage, rounds: Measurement['rounds']): TargetCoreUsage {
+  if (sum === null) return next;
+  const last = rounds[rounds.length - 1]!.seconds;
+  const before = rounds.reduce((s, r) => s + r.seconds, 0) - last;
+  const mix = (a: number, b: number): number => (a * before + b * last) / (before + last);
+  return { busy: mix(sum.busy, next.busy), other: mix(sum.other, next.other), steal: mix(sum.steal, next.steal) };
+}
+
+/**
+ * Saturated throughput and CPU per request of every target, in turns: on a shared VM the
+ * machine's speed drifts by tens of percent from one minute to the next, so each target is
+ * measured in `rounds` short turns, alternating (the order rotates every round), and Sluice is
+ * compared to the bare forwarder turn by turn.
+ */
+async function measureThroughput(ctx: RunContext, targets: Target[], workload: Workload): Promise<Measurement[]> {
+  const { options } = ctx;
+  const measurements: Measurement[] = [];
+  const ready: Prepared[] = [];
+  for (const target of targets) {
+    let prepared: Prepared | Measurement;
+    try {
+      prepared = await prepare(ctx, target, workload);
+    } catch (error) {
+      prepared = emptyMeasurement(target.id, workload, `failed: ${errorMessage(error)}`);
+    }
+    if ('wrkOptions' in prepared) {
+      ready.push(prepared);
+      measurements.push(prepared.measurement);
+    } else measurements.push(prepared);
+  }
+  const seconds = Math.max(1, Math.round(options.durationSeconds / options.rounds));
+  for (let round = 0; round < options.rounds; round++) {
+    progress(`[${workload.id}] wrk round ${round + 1}/${options.rounds}, ${seconds}s per target`);
+    for (let i = 0; i < ready.length; i++) {
+      const prepared = ready[(i + round) % ready.length]!;
+      if (prepared.measurement.skipped !== null) continue;
+      try {
+        await measureRound(ctx, prepared, seconds);
+      } catch (error) {
+        // One target failing under load (a crash, a wedged process) must not cost the others' figures.
+        prepared.measurement.skipped = `failed: ${errorMessage(error)}`;
+      }
+    }
+  }
+  for (const { measurement } of ready) {
+    const core = measurement.targetCore;
+    if (core !== null && (core.other > FOREIGN_CORE_SHARE_WARNING || core.steal > FOREIGN_CORE_SHARE_WARNING)) {
+      measurement.notes.push(
+        `core ${TARGET_CPU} was shared during the wrk runs (${pct(core.other)} other processes/interrupts, ` +
+          `${pct(core.steal)} steal): req/s is understated, CPU us/req still holds`,
+      );
+    }
+    const wrk = measurement.wrk;
+    if (wrk !== null && (wrk.non2xx > 0 || wrk.socketErrors > 0)) {
+      measurement.notes.push(`wrk saw ${wrk.non2xx} non-2xx responses and ${wrk.socketErrors} socket errors`);
+    }
+  }
+  return measurements;
 }
 
 /** Latency at a fixed rate, all measured targets of one workload taking turns in one generator run. */
@@ -242,6 +318,7 @@ async function bench(ctx: RunContext): Promise<BenchReport> {
     settings: {
       durationSeconds: options.durationSeconds,
       warmupSeconds: options.warmupSeconds,
+      rounds: options.rounds,
       connections: options.connections,
       openLoopRate: options.openLoopRate,
       configPath: options.configPath,
@@ -252,18 +329,11 @@ async function bench(ctx: RunContext): Promise<BenchReport> {
   };
   const targets = await startTargets(ctx, report);
   for (const workload of WORKLOADS) {
-    const measured: Array<{ target: Target; measurement: Measurement }> = [];
-    for (const target of targets) {
-      let measurement: Measurement;
-      try {
-        measurement = await measureThroughput(ctx, target, workload);
-      } catch (error) {
-        // One target failing under load (a crash, a wedged process) must not cost the others' figures.
-        measurement = emptyMeasurement(target.id, workload, `failed: ${errorMessage(error)}`);
-      }
-      report.measurements.push(measurement);
-      if (measurement.skipped === null) measured.push({ target, measurement });
-    }
+    const measurements = await measureThroughput(ctx, targets, workload);
+    report.measurements.push(...measurements);
+    const measured = targets
+      .map((target, i) => ({ target, measurement: measurements[i]! }))
+      .filter(({ measurement }) => measurement.skipped === null);
     await measureLatency(ctx, workload, measured);
   }
   addLatencyDeltas(report.measurements);

@@ -109,10 +109,10 @@ function parseMembers(members: string): Record<string, unknown> | null {
 const CONTENT_OPEN = '{"content":"';
 
 /**
- * The delta of a plain text token, `{"content":"..."}` with nothing to unescape, read without
- * JSON.parse (whose fixed cost is most of a small parse); null for any other delta.
+ * The text of a plain text token's delta, `{"content":"..."}` with nothing to unescape, read
+ * without JSON.parse (whose fixed cost is most of a small parse); null for any other delta.
  */
-function contentDelta(text: string, start: number, end: number): { content: string } | null {
+function contentDelta(text: string, start: number, end: number): string | null {
   const from = start + CONTENT_OPEN.length;
   if (end - from < 2 || text.charCodeAt(end - 1) !== CLOSE_BRACE || text.charCodeAt(end - 2) !== QUOTE) return null;
   if (text.slice(start, from) !== CONTENT_OPEN) return null;
@@ -121,7 +121,18 @@ function contentDelta(text: string, start: number, end: number): { content: stri
     // A quote, a backslash or a control character: JSON.parse decides.
     if (c === QUOTE || c === BACKSLASH || c < 0x20) return null;
   }
-  return { content: text.slice(from, end - 2) };
+  return text.slice(from, end - 2);
+}
+
+// Members after `choices` that change what a chunk folds into; anything else there (OpenAI's
+// `obfuscation` padding, a repeated id) does not.
+const FOLDED_MEMBERS = ['"usage"', '"system_fingerprint"', '"error"', '"choices"'];
+
+/** Whether trailing members' text can hold nothing that changes the fold (an escape could hide a key: no). */
+function foldsNothing(rest: string): boolean {
+  if (rest.indexOf('\\') !== -1) return false;
+  for (const name of FOLDED_MEMBERS) if (rest.indexOf(name) !== -1) return false;
+  return true;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -196,21 +207,36 @@ export class ChunkTemplate {
     return new ChunkTemplate(data.slice(0, delta.value), data.slice(deltaEnd, choicesEnd), head, choice, shareable ? restText : null, rest);
   }
 
+  /** The index of the template's choice, when it is a number. */
+  get choiceIndex(): number | null {
+    const index = this.#choice['index'];
+    return typeof index === 'number' ? index : null;
+  }
+
+  /**
+   * The text a chunk adds, when it repeats the template around a plain text delta and nothing
+   * after `choices` changes the fold; null otherwise (parse it then). For folding a stream
+   * into its final object: no object is built for such a chunk.
+   */
+  contentOf(data: string): string | null {
+    const end = this.#deltaEnd(data);
+    if (end === -1) return null;
+    const rest = data.slice(end + this.#choiceTail.length);
+    if (rest !== this.#rest && !foldsNothing(rest)) return null;
+    return contentDelta(data, this.#prefix.length, end);
+  }
+
   /** `data` parsed through the template, or null when it does not match (parse it whole then). */
   parse(data: string): ChatCompletionChunk | null {
-    // slice + === rather than startsWith: startsWith compares char by char, about eight times
-    // the instructions for a prefix this long.
-    const prefix = this.#prefix;
-    const start = prefix.length;
-    if (data.slice(0, start) !== prefix || data.charCodeAt(start) !== OPEN_BRACE) return null;
-    const end = closeOf(data, start + 1, 1);
-    const choiceTail = this.#choiceTail;
-    if (end === -1 || data.slice(end, end + choiceTail.length) !== choiceTail) return null;
-    const rest = data.slice(end + choiceTail.length);
+    const end = this.#deltaEnd(data);
+    if (end === -1) return null;
+    const start = this.#prefix.length;
+    const rest = data.slice(end + this.#choiceTail.length);
     let delta: unknown;
     let members: Record<string, unknown> | null = null;
     try {
-      delta = contentDelta(data, start, end) ?? JSON.parse(data.slice(start, end));
+      const text = contentDelta(data, start, end);
+      delta = text !== null ? { content: text } : JSON.parse(data.slice(start, end));
       if (rest === this.#rest) members = this.#restMembers;
       else if (rest.charCodeAt(0) === COMMA) members = JSON.parse('{' + rest.slice(1)) as Record<string, unknown>;
       else if (rest !== '}') return null;
@@ -230,5 +256,18 @@ export class ChunkTemplate {
     choice['delta'] = delta;
     chunk['choices'] = [choice];
     return chunk as unknown as ChatCompletionChunk;
+  }
+
+  /** Where the delta of a chunk with the template's text around it ends; -1 when `data` does not match. */
+  #deltaEnd(data: string): number {
+    // slice + === rather than startsWith: startsWith compares char by char, about eight times
+    // the instructions for a prefix this long.
+    const prefix = this.#prefix;
+    const start = prefix.length;
+    if (data.slice(0, start) !== prefix || data.charCodeAt(start) !== OPEN_BRACE) return -1;
+    const end = closeOf(data, start + 1, 1);
+    const choiceTail = this.#choiceTail;
+    if (end === -1 || data.slice(end, end + choiceTail.length) !== choiceTail) return -1;
+    return end;
   }
 }

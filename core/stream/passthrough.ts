@@ -7,8 +7,9 @@ import type { ChatCompletionChunk, ChatUsage } from '../types/chat.js';
 import type { ResponsesStreamEvent, ResponsesUsage } from '../types/responses.js';
 import type { Usage } from '../types/usage.js';
 import { usageFromChat, usageFromResponses } from '../usage-mapping.js';
+import { ChatFold } from './chat-fold.js';
 import { ChunkTemplate } from './chunk-template.js';
-import type { SseEvent, StreamSink, StreamTranslator } from './translator.js';
+import type { PassthroughTranslator, SseEvent, StreamSink, StreamTranslator } from './translator.js';
 
 interface UpstreamErrorPayload {
   error?: { message?: unknown; code?: unknown; type?: unknown; status?: unknown } | string;
@@ -39,7 +40,12 @@ function parseEvent(provider: string, data: string): Record<string, unknown> {
 const LEARN_CREDITS = 3;
 const HITS_PER_CREDIT = 8;
 
-export class ChatPassthroughStream implements StreamTranslator<ChatCompletionChunk> {
+// The chunks a relay must read on the way: those with a usage object (the usage-only chunk is
+// hidden from a client that did not ask for it; its numbers price the call) or an error member.
+const CHAT_WATCHED = /"(?:usage"\s*:\s*\{|error"\s*:)/g;
+
+export class ChatPassthroughStream implements PassthroughTranslator<ChatCompletionChunk> {
+  readonly watched = CHAT_WATCHED;
   readonly #provider: string;
   readonly #mapUsage: (u: ChatUsage) => Usage;
   #template: ChunkTemplate | null = null;
@@ -49,6 +55,10 @@ export class ChatPassthroughStream implements StreamTranslator<ChatCompletionChu
   constructor(provider: string, mapUsage: (u: ChatUsage) => Usage = usageFromChat) {
     this.#provider = provider;
     this.#mapUsage = mapUsage;
+  }
+
+  fold(): ChatFold {
+    return new ChatFold();
   }
 
   onEvent(event: SseEvent, sink: StreamSink<ChatCompletionChunk>): void {

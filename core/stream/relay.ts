@@ -1,7 +1,16 @@
-// Relays one upstream SSE stream to the client: each upstream chunk is parsed once, handed to
-// the provider's translator, framed by the operation's format and written as one write. A
-// write the socket cannot take pauses the upstream until 'drain' (backpressure); a client that
-// goes away cancels the upstream request through ctx.abort.
+// Relays one upstream SSE stream to the client. A write the socket cannot take pauses the
+// upstream until 'drain' (backpressure); a client that goes away cancels the upstream request
+// through ctx.abort.
+//
+// Two ways through, chosen by the translator:
+// - translated: each upstream chunk is parsed once, handed to the provider's translator, framed
+//   by the operation's format and written as one write;
+// - pass-through (the upstream speaks the client's format): whole events go out as the
+//   provider's own bytes, and only events holding a watched pattern (usage, errors) are parsed
+//   on the way. The bytes are kept for a StreamFold, which builds the final object when the
+//   audit log asks for it, off the request path. An event split across upstream chunks is held
+//   back until it is whole, so a watched event is always read (and hidden, or turned into the
+//   contract's error event) before any of it went out.
 //
 // An upstream body from core/http-client.ts is consumed in push mode (no promise per chunk);
 // any other source (an in-process generator such as the demo provider's) is iterated.
@@ -13,17 +22,55 @@ import { sendError, startEventStream } from '../respond.js';
 import type { BodyConsumer } from '../upstream-body.js';
 import { UpstreamBody } from '../upstream-body.js';
 import type { FormatSink, StreamFormat } from './format.js';
+import { eventEnd, eventStart, lastEventEnd } from './sse-bytes.js';
 import { SseParser } from './sse-parser.js';
+import type { StreamFold } from './stream-fold.js';
+import { isPassthrough } from './translator.js';
+import type { PassthroughTranslator } from './translator.js';
+
+const DONE = Buffer.from('[DONE]');
+const EVENT_END = Buffer.from('\n\n');
 
 export function relayStream(ctx: RequestContext, reply: StreamReply, format: StreamFormat): Promise<void> {
-  const relay = new StreamRelay(ctx, reply, format.createSink(ctx));
+  const translator = reply.translator;
+  const relay = isPassthrough(translator)
+    ? new StreamRelay(ctx, reply, format.createSink(ctx), new RawEvents(translator, translator.fold()))
+    : new StreamRelay(ctx, reply, format.createSink(ctx), null);
   return reply.source instanceof UpstreamBody ? relay.push(reply.source) : relay.pull(reply.source);
+}
+
+/** The pass-through side of a relay: the event bytes held back, the fold, what was seen. */
+class RawEvents {
+  readonly translator: PassthroughTranslator<unknown>;
+  readonly fold: StreamFold;
+  /** The start of an event the upstream has not finished yet. */
+  carry: Buffer | null = null;
+  /** The upstream's own `[DONE]` went out: no trailer after it. */
+  doneSent = false;
+
+  constructor(translator: PassthroughTranslator<unknown>, fold: StreamFold) {
+    this.translator = translator;
+    this.fold = fold;
+  }
+
+  /**
+   * Where the translator's watched pattern first matches at or after `from`, or -1. A RegExp
+   * over the latin1 text (one character a byte) runs several times faster than Buffer#indexOf
+   * for needles that start with a quote, the commonest byte of JSON.
+   */
+  watchedAt(text: string, from: number): number {
+    const watched = this.translator.watched;
+    watched.lastIndex = from;
+    const match = watched.exec(text);
+    return match === null ? -1 : match.index;
+  }
 }
 
 class StreamRelay implements BodyConsumer {
   readonly #ctx: RequestContext;
   readonly #reply: StreamReply;
   readonly #sink: FormatSink;
+  readonly #raw: RawEvents | null;
   readonly #parser = new SseParser();
   #body: UpstreamBody | null = null;
   #done = false;
@@ -32,10 +79,11 @@ class StreamRelay implements BodyConsumer {
     this.#body?.resume();
   };
 
-  constructor(ctx: RequestContext, reply: StreamReply, sink: FormatSink) {
+  constructor(ctx: RequestContext, reply: StreamReply, sink: FormatSink, raw: RawEvents | null) {
     this.#ctx = ctx;
     this.#reply = reply;
     this.#sink = sink;
+    this.#raw = raw;
   }
 
   push(body: UpstreamBody): Promise<void> {
@@ -51,8 +99,8 @@ class StreamRelay implements BodyConsumer {
       for await (const chunk of source) {
         // An in-process source does not see the cancellation: stop it here.
         if (this.#ctx.abort.aborted) break;
-        this.#parser.feed(chunk, this.#reply.translator, this.#sink);
-        if (!this.#write(this.#sink.take())) await drained(this.#ctx);
+        if (!this.#relay(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)) await drained(this.#ctx);
+        if (this.#done) return;
       }
       if (!this.#ctx.abort.aborted) this.end();
     } catch (err) {
@@ -62,23 +110,22 @@ class StreamRelay implements BodyConsumer {
   }
 
   data(chunk: Buffer): boolean {
-    if (this.#done) return true;
-    try {
-      this.#parser.feed(chunk, this.#reply.translator, this.#sink);
-    } catch (err) {
-      this.error(err);
-      return true;
-    }
-    const text = this.#sink.take();
-    // Pass-through streams mostly write back exactly what came: the provider's own bytes then
-    // go out as they are (as a JSON answer's do), without encoding the text again.
-    if (text !== '' && text === this.#parser.whole ? this.#writeBytes(chunk) : this.#write(text)) return true;
+    if (this.#done || this.#relay(chunk)) return true;
     this.#ctx.res.once('drain', this.#onDrain);
     return false;
   }
 
   end(): void {
     if (this.#done) return;
+    const raw = this.#raw;
+    if (raw !== null && raw.carry !== null) {
+      // A last event without its blank line still counts, as it does for the parser; it gets
+      // one, or the trailer would run into it.
+      const rest = Buffer.concat([raw.carry, EVENT_END]);
+      raw.carry = null;
+      this.#rawEvents(raw, rest);
+      if (this.#done) return;
+    }
     try {
       this.#parser.end(this.#reply.translator, this.#sink);
       this.#reply.translator.onEnd(this.#sink);
@@ -86,7 +133,8 @@ class StreamRelay implements BodyConsumer {
       this.error(err);
       return;
     }
-    this.#write(this.#sink.take() + this.#sink.trailer());
+    const pending = this.#sink.take();
+    this.#write(raw !== null && raw.doneSent ? pending : pending + this.#sink.trailer());
     this.#ctx.res.end();
     this.#finish();
   }
@@ -102,6 +150,61 @@ class StreamRelay implements BodyConsumer {
       sendError(ctx, toGatewayError(upstreamError(ctx.target?.provider.name ?? 'unknown', err)));
     }
     this.#finish();
+  }
+
+  /** One upstream chunk through; false when the socket is full. */
+  #relay(chunk: Buffer): boolean {
+    if (this.#raw !== null) return this.#rawData(this.#raw, chunk);
+    try {
+      this.#parser.feed(chunk, this.#reply.translator, this.#sink);
+    } catch (err) {
+      this.error(err);
+      return true;
+    }
+    const text = this.#sink.take();
+    // A translator that forwards an event's own JSON text mostly writes back exactly what came:
+    // the provider's own bytes then go out as they are, without encoding the text again.
+    return text !== '' && text === this.#parser.whole ? this.#writeBytes(chunk) : this.#write(text);
+  }
+
+  /** Pass-through: the chunk's whole events go out as they came; a partial one waits for its end. */
+  #rawData(raw: RawEvents, chunk: Buffer): boolean {
+    const bytes = raw.carry === null ? chunk : Buffer.concat([raw.carry, chunk]);
+    const end = lastEventEnd(bytes);
+    if (end === -1) {
+      raw.carry = bytes;
+      return true;
+    }
+    raw.carry = end === bytes.length ? null : bytes.subarray(end);
+    return this.#rawEvents(raw, end === bytes.length ? bytes : bytes.subarray(0, end));
+  }
+
+  /**
+   * Whole events: the ones holding a watched pattern go through the translator and the format
+   * (which may hide them, or throw the provider's error), the others are written untouched.
+   */
+  #rawEvents(raw: RawEvents, events: Buffer): boolean {
+    raw.fold.add(events);
+    let ok = true;
+    let from = 0;
+    const text = events.toString('latin1');
+    for (let at = raw.watchedAt(text, 0); at !== -1; at = raw.watchedAt(text, from)) {
+      const start = eventStart(events, at);
+      const end = eventEnd(events, at);
+      if (start > from) ok = this.#writeBytes(events.subarray(from, start)) && ok;
+      try {
+        this.#parser.feed(events.subarray(start, end), this.#reply.translator, this.#sink);
+      } catch (err) {
+        this.error(err);
+        return true;
+      }
+      // What the format kept goes out as the provider's bytes; what it hid does not.
+      if (this.#sink.take() !== '') ok = this.#writeBytes(events.subarray(start, end)) && ok;
+      from = end;
+    }
+    if (from < events.length) ok = this.#writeBytes(from === 0 ? events : events.subarray(from)) && ok;
+    if (events.indexOf(DONE, Math.max(0, events.length - 16)) !== -1) raw.doneSent = true;
+    return ok;
   }
 
   /** Writes framed text (starting the event stream, even with no text); false when the socket is full. */
@@ -126,7 +229,7 @@ class StreamRelay implements BodyConsumer {
   #finish(): void {
     if (this.#done) return;
     this.#done = true;
-    this.#ctx.responseBody = this.#sink.result();
+    this.#ctx.responseBody = this.#raw !== null ? this.#raw.fold : this.#sink.result();
     this.#ctx.usage = this.#sink.usageResult();
     this.#resolve?.();
   }

@@ -4,6 +4,7 @@
 // Responses events). The relay serialises, writes with backpressure, reassembles the final
 // object for the audit log, and strips the usage chunk when the client did not ask for it.
 import type { Usage } from '../types/usage.js';
+import type { StreamFold } from './stream-fold.js';
 
 export interface SseEvent {
   /** The `event:` field, or undefined when the event had none. */
@@ -24,4 +25,20 @@ export interface StreamTranslator<T> {
   onEvent(event: SseEvent, sink: StreamSink<T>): void;
   /** The upstream stream ended cleanly; flush anything pending (e.g. the final usage chunk). */
   onEnd(sink: StreamSink<T>): void;
+}
+
+/**
+ * A translator whose upstream already speaks the client's format. The relay sends such a
+ * stream's bytes on as they come and parses on the way only the events where `watched` matches
+ * (those that can change what the client sees or what the call costs: usage, errors); its
+ * `fold()` builds the final object from the same bytes later.
+ */
+export interface PassthroughTranslator<T> extends StreamTranslator<T> {
+  /** A global RegExp over the stream's bytes read as latin1 (so a match index is a byte offset). */
+  readonly watched: RegExp;
+  fold(): StreamFold;
+}
+
+export function isPassthrough<T>(translator: StreamTranslator<T>): translator is PassthroughTranslator<T> {
+  return (translator as Partial<PassthroughTranslator<T>>).watched !== undefined;
 }

@@ -1,0 +1,101 @@
+// Chat chunks folded into the chat.completion they add up to: text, reasoning and refusal
+// deltas joined per choice, tool-call argument deltas joined per call, the last finish reason,
+// the usage. What the audit log stores of a stream, and what a cache would replay.
+import type { ChatCompletion, ChatCompletionChunk, ChatChunkChoice, ChatUsage, FinishReason, ToolCall } from '../types/chat.js';
+
+interface ChoiceState {
+  index: number;
+  content: string | null;
+  reasoning: string | null;
+  refusal: string | null;
+  toolCalls: ToolCall[];
+  finishReason: FinishReason | null;
+}
+
+export class ChatCompletionBuilder {
+  #id = '';
+  #created = 0;
+  #model = '';
+  #fingerprint: string | null | undefined = undefined;
+  readonly #choices: ChoiceState[] = [];
+  #usage: ChatUsage | null = null;
+
+  add(chunk: ChatCompletionChunk): void {
+    if (this.#id === '') {
+      this.#id = chunk.id;
+      this.#created = chunk.created;
+      this.#model = chunk.model;
+    }
+    if (chunk.system_fingerprint !== undefined) this.#fingerprint = chunk.system_fingerprint;
+    if (chunk.usage) this.#usage = chunk.usage;
+    const choices = chunk.choices;
+    for (let i = 0; i < choices.length; i++) this.#fold(choices[i]!);
+  }
+
+  /** A chunk whose only news is text for one choice (the rest repeats an earlier chunk). */
+  addContent(index: number, content: string): void {
+    const state = this.#choice(index);
+    state.content = (state.content ?? '') + content;
+  }
+
+  result(): ChatCompletion {
+    const completion: ChatCompletion = {
+      id: this.#id,
+      object: 'chat.completion',
+      created: this.#created,
+      model: this.#model,
+      choices: this.#choices
+        .filter((c): c is ChoiceState => c !== undefined)
+        .map((c) => ({
+          index: c.index,
+          message: {
+            role: 'assistant',
+            content: c.content,
+            ...(c.reasoning !== null ? { reasoning_content: c.reasoning } : {}),
+            ...(c.refusal !== null ? { refusal: c.refusal } : {}),
+            ...(c.toolCalls.length > 0 ? { tool_calls: c.toolCalls.filter((t) => t !== undefined) } : {}),
+          },
+          finish_reason: c.finishReason,
+        })),
+    };
+    if (this.#usage) completion.usage = this.#usage;
+    if (this.#fingerprint !== undefined) completion.system_fingerprint = this.#fingerprint;
+    return completion;
+  }
+
+  #choice(index: number): ChoiceState {
+    let state = this.#choices[index];
+    if (!state) {
+      state = { index, content: null, reasoning: null, refusal: null, toolCalls: [], finishReason: null };
+      this.#choices[index] = state;
+    }
+    return state;
+  }
+
+  #fold(choice: ChatChunkChoice): void {
+    const state = this.#choice(choice.index);
+    const delta = choice.delta;
+    if (delta) {
+      if (typeof delta.content === 'string') state.content = (state.content ?? '') + delta.content;
+      if (typeof delta.reasoning_content === 'string') state.reasoning = (state.reasoning ?? '') + delta.reasoning_content;
+      if (typeof delta.refusal === 'string') state.refusal = (state.refusal ?? '') + delta.refusal;
+      const calls = delta.tool_calls;
+      if (calls) {
+        for (const call of calls) {
+          let acc = state.toolCalls[call.index];
+          if (!acc) {
+            acc = { id: call.id ?? '', type: 'function', function: { name: '', arguments: '' } };
+            state.toolCalls[call.index] = acc;
+          }
+          if (call.id) acc.id = call.id;
+          if (call.function?.name) acc.function.name += call.function.name;
+          if (call.function?.arguments) acc.function.arguments += call.function.arguments;
+          // Provider extras (Gemini's thought signature) must survive into the audit record.
+          const extra = (call as { extra_content?: unknown }).extra_content;
+          if (extra !== undefined) (acc as ToolCall & { extra_content?: unknown }).extra_content = extra;
+        }
+      }
+    }
+    if (choice.finish_reason) state.finishReason = choice.finish_reason;
+  }
+}

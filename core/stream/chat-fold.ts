@@ -1,0 +1,71 @@
+// A chat chunk stream folded into its chat.completion, from the bytes the client was sent.
+// Content chunks that repeat an earlier chunk's text around a plain text delta add their text
+// without being parsed (chunk-template.ts); every other event is parsed whole. An error event
+// ends the fold: the relay already answered it, and what came before stands.
+import type { ChatCompletionChunk } from '../types/chat.js';
+import { ChatCompletionBuilder } from './chat-completion-builder.js';
+import { ChunkTemplate } from './chunk-template.js';
+import { SseParser } from './sse-parser.js';
+import { StreamFold } from './stream-fold.js';
+import type { SseEvent, StreamSink, StreamTranslator } from './translator.js';
+
+const NO_SINK: StreamSink<unknown> = { emit() {}, usage() {} };
+// As in the pass-through translator: learning costs about three parses, so a stream whose
+// template keeps failing stops paying for it.
+const LEARN_CREDITS = 3;
+const HITS_PER_CREDIT = 8;
+
+export class ChatFold extends StreamFold implements StreamTranslator<unknown> {
+  readonly #parser = new SseParser();
+  readonly #completion = new ChatCompletionBuilder();
+  #template: ChunkTemplate | null = null;
+  #index = 0;
+  #credits = LEARN_CREDITS;
+  #hits = 0;
+  #ended = false;
+
+  protected fold(bytes: Buffer): void {
+    if (!this.#ended) this.#parser.feed(bytes, this, NO_SINK);
+  }
+
+  protected finish(): unknown {
+    if (!this.#ended) this.#parser.end(this, NO_SINK);
+    return this.#completion.result();
+  }
+
+  onEvent(event: SseEvent): void {
+    const data = event.data;
+    if (this.#ended || data === '[DONE]') return;
+    const template = this.#template;
+    if (template !== null) {
+      const text = template.contentOf(data);
+      if (text !== null) {
+        this.#completion.addContent(this.#index, text);
+        if (++this.#hits % HITS_PER_CREDIT === 0 && this.#credits < LEARN_CREDITS) this.#credits++;
+        return;
+      }
+    }
+    let chunk: ChatCompletionChunk;
+    try {
+      chunk = JSON.parse(data) as ChatCompletionChunk;
+    } catch {
+      return;
+    }
+    if (typeof chunk !== 'object' || chunk === null || !Array.isArray(chunk.choices) || (chunk as { error?: unknown }).error != null) {
+      this.#ended = (chunk as { error?: unknown } | null)?.error != null;
+      return;
+    }
+    this.#completion.add(chunk);
+    // A chunk that finishes its choice is the last of its kind: no template to learn from it.
+    if (this.#credits > 0 && chunk.choices.length === 1 && !chunk.choices[0]?.finish_reason) {
+      this.#credits--;
+      const learned = ChunkTemplate.learn(data);
+      if (learned !== null && learned.choiceIndex !== null) {
+        this.#template = learned;
+        this.#index = learned.choiceIndex;
+      }
+    }
+  }
+
+  onEnd(): void {}
+}
