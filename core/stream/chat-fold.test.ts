@@ -1,20 +1,9 @@
 import { expect } from 'chai';
 import { fixtureText } from '../../test/helpers/fixtures.js';
-import { ChatStreamSink } from './chat-format.js';
-import { ChatPassthroughStream } from './passthrough.js';
-import { SseParser } from './sse-parser.js';
+import { chatFoldedPerEvent } from '../../test/helpers/sse.js';
 import { ChatFold } from './chat-fold.js';
 import { resolvedBody } from './stream-fold.js';
 import type { StreamFold } from './stream-fold.js';
-
-function perEvent(text: string): unknown {
-  const parser = new SseParser();
-  const translator = new ChatPassthroughStream('t');
-  const sink = new ChatStreamSink(true);
-  parser.feed(Buffer.from(text), translator, sink);
-  parser.end(translator, sink);
-  return sink.result();
-}
 
 function fold(pieces: Buffer[]): StreamFold {
   const f = new ChatFold();
@@ -29,8 +18,8 @@ describe('chat stream fold', () => {
       const bytes = Buffer.from(text);
       const half = bytes.indexOf('\n\n', bytes.length >> 1) + 2;
       const f = fold([bytes.subarray(0, half), bytes.subarray(half)]);
-      expect(f.value()).to.deep.equal(perEvent(text));
-      expect(JSON.parse(JSON.stringify(f))).to.deep.equal(perEvent(text));
+      expect(f.value()).to.deep.equal(chatFoldedPerEvent(text));
+      expect(JSON.parse(JSON.stringify(f))).to.deep.equal(chatFoldedPerEvent(text));
       expect(resolvedBody(f)).to.equal(f.value());
     });
   }
@@ -46,7 +35,7 @@ describe('chat stream fold', () => {
       text += e;
     }
     const result = fold(pieces).value() as { choices: Array<{ message: { content: string } }> };
-    expect(result).to.deep.equal(perEvent(text));
+    expect(result).to.deep.equal(chatFoldedPerEvent(text));
     expect(result.choices[0]!.message.content.length).to.equal(text.length - 4000 * (event('').length));
   });
 
@@ -64,7 +53,7 @@ describe('chat stream fold', () => {
       chunk('{"tool_calls":[{"index":0,"id":"t","type":"function","function":{"name":"n","arguments":"{}"}}]}', ',"usage":null') +
       'data: [DONE]\n\n';
     const f = fold([Buffer.from(text)]);
-    expect(f.value()).to.deep.equal(perEvent(text));
+    expect(f.value()).to.deep.equal(chatFoldedPerEvent(text));
     expect(f.value()).to.nested.include({ 'choices[0].message.content': 'abcdef"g', 'usage.total_tokens': 9, system_fingerprint: 'fp_2' });
   });
 
@@ -72,7 +61,7 @@ describe('chat stream fold', () => {
     const text = fixtureText('recorded/openai/chat_completion_stream.txt');
     const cut = text.indexOf('\n\n', 1000) + 2;
     const f = fold([Buffer.from(text.slice(0, cut) + 'data: {"error":{"message":"boom"}}\n\n')]);
-    expect(f.value()).to.deep.equal(perEvent(text.slice(0, cut)));
+    expect(f.value()).to.deep.equal(chatFoldedPerEvent(text.slice(0, cut)));
   });
 
   it('leaves other bodies as they are', () => {

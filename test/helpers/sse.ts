@@ -1,4 +1,8 @@
 // Reading a gateway's SSE answer as its events, the way a client sees them on the wire.
+import { ChatStreamSink } from '../../core/stream/chat-format.js';
+import { ChatPassthroughStream } from '../../core/stream/passthrough.js';
+import { SseParser } from '../../core/stream/sse-parser.js';
+import type { ChatCompletion } from '../../core/types/chat.js';
 import { splitSse } from './mock-provider.js';
 
 /** The `data:` payload of each event of a transcript (multi-line data joined with "\n"). */
@@ -15,4 +19,14 @@ export function sseData(transcript: string): string[] {
 /** Reads the whole body of an SSE response into its data payloads. */
 export async function readSseData(res: Response): Promise<string[]> {
   return sseData(await res.text());
+}
+
+/** A chat stream folded event by event, as the translated relay folds it: the object its audit entry must hold. */
+export function chatFoldedPerEvent(text: string): ChatCompletion {
+  const parser = new SseParser();
+  const translator = new ChatPassthroughStream('test');
+  const sink = new ChatStreamSink(true);
+  parser.feed(Buffer.from(text, 'utf8'), translator, sink);
+  parser.end(translator, sink);
+  return sink.result();
 }

@@ -5,11 +5,9 @@
 import { expect } from 'chai';
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ChatStreamSink } from '../../core/stream/chat-format.js';
-import { ChatPassthroughStream } from '../../core/stream/passthrough.js';
-import { SseParser } from '../../core/stream/sse-parser.js';
 import { fixtureText } from '../helpers/fixtures.js';
 import { MockProvider } from '../helpers/mock-provider.js';
+import { chatFoldedPerEvent } from '../helpers/sse.js';
 import { startTestGateway } from '../helpers/start-gateway.js';
 import type { TestGateway } from '../helpers/start-gateway.js';
 
@@ -39,16 +37,6 @@ function every(step: number, text: string): number[] {
   const cuts: number[] = [];
   for (let i = step; i < Buffer.byteLength(text); i += step) cuts.push(i);
   return cuts;
-}
-
-/** The stream folded event by event, as the translated relay folds it: what the audit must hold. */
-function folded(text: string): unknown {
-  const parser = new SseParser();
-  const translator = new ChatPassthroughStream('openai');
-  const sink = new ChatStreamSink(true);
-  parser.feed(Buffer.from(text), translator, sink);
-  parser.end(translator, sink);
-  return sink.result();
 }
 
 /** The stored response body: the admin API answers a JSON body as JSON. */
@@ -99,7 +87,7 @@ describe('pass-through chat streams @integration', () => {
       const { text, id } = await stream(true);
       expect(text).to.equal(upstream);
       const entry = await audit(id);
-      expect(body(entry)).to.deep.equal(folded(upstream));
+      expect(body(entry)).to.deep.equal(chatFoldedPerEvent(upstream));
       expect(body(entry).choices[0]!.message.content).to.equal('Hello, World!');
       expect([entry.input_tokens, entry.output_tokens]).to.deep.equal([17, 4]);
     });
@@ -146,7 +134,7 @@ describe('pass-through chat streams @integration', () => {
     const { text, id } = await stream(true);
     expect(text).to.equal(crlf + last + '\n\n' + DONE_EVENT);
     const entry = await audit(id);
-    expect(body(entry)).to.deep.equal(folded(upstream));
+    expect(body(entry)).to.deep.equal(chatFoldedPerEvent(upstream));
     expect([entry.input_tokens, entry.output_tokens]).to.deep.equal([17, 4]);
   });
 
