@@ -57,6 +57,16 @@ describe('chat stream fold', () => {
     expect(f.value()).to.nested.include({ 'choices[0].message.content': 'abcdef"g', 'usage.total_tokens': 9, system_fingerprint: 'fp_2' });
   });
 
+  it('skips what it cannot fold instead of throwing: a choice that is not an object, a chunk that does not parse', () => {
+    const text = fixtureText('recorded/openai/chat_completion_stream.txt');
+    const events = text.split('\n\n');
+    const broken = events[2]!.replace(/\}$/, '}}');
+    const odd = [events[0], events[1], 'data: {"choices":[null]}', broken, ...events.slice(3)].join('\n\n');
+    const f = fold([Buffer.from(odd)]);
+    const expected = chatFoldedPerEvent([events[0], events[1], ...events.slice(3)].join('\n\n'));
+    expect(f.value()).to.deep.equal(expected);
+  });
+
   it('keeps what came before an error event', () => {
     const text = fixtureText('recorded/openai/chat_completion_stream.txt');
     const cut = text.indexOf('\n\n', 1000) + 2;

@@ -55,7 +55,12 @@ export class ChatFold extends StreamFold implements StreamTranslator<unknown> {
       this.#ended = (chunk as { error?: unknown } | null)?.error != null;
       return;
     }
-    this.#completion.add(chunk);
+    try {
+      this.#completion.add(chunk);
+    } catch {
+      // A chunk of the wrong shape (`"choices":[null]`): the client got it as sent; the fold skips it.
+      return;
+    }
     // A chunk that finishes its choice is the last of its kind: no template to learn from it.
     if (this.#credits > 0 && chunk.choices.length === 1 && !chunk.choices[0]?.finish_reason) {
       this.#credits--;

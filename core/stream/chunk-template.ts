@@ -126,12 +126,20 @@ function contentDelta(text: string, start: number, end: number): string | null {
 
 // Members after `choices` that change what a chunk folds into; anything else there (OpenAI's
 // `obfuscation` padding, a repeated id) does not.
-const FOLDED_MEMBERS = ['"usage"', '"system_fingerprint"', '"error"', '"choices"'];
+const FOLDED_MEMBERS = ['usage', 'system_fingerprint', 'error', 'choices'];
 
-/** Whether trailing members' text can hold nothing that changes the fold (an escape could hide a key: no). */
+/** Whether the text after `choices` closes the chunk with members that change nothing in the fold. */
 function foldsNothing(rest: string): boolean {
-  if (rest.indexOf('\\') !== -1) return false;
-  for (const name of FOLDED_MEMBERS) if (rest.indexOf(name) !== -1) return false;
+  if (rest === '}') return true;
+  if (rest.charCodeAt(0) !== COMMA) return false;
+  let members: unknown;
+  try {
+    members = JSON.parse('{' + rest.slice(1));
+  } catch {
+    return false;
+  }
+  if (!isPlainObject(members)) return false;
+  for (const name of FOLDED_MEMBERS) if (Object.hasOwn(members, name)) return false;
   return true;
 }
 

@@ -13,6 +13,10 @@ import type { PassthroughTranslator, SseEvent, StreamSink, StreamTranslator } fr
 
 interface UpstreamErrorPayload {
   error?: { message?: unknown; code?: unknown; type?: unknown; status?: unknown } | string;
+  /** vLLM's error shape: `{"object":"error","message":…,"type":…,"code":400}`. */
+  object?: unknown;
+  message?: unknown;
+  code?: unknown;
 }
 
 function parseEvent(provider: string, data: string): Record<string, unknown> {
@@ -30,6 +34,11 @@ function parseEvent(provider: string, data: string): Record<string, unknown> {
     const status = typeof err === 'object' && typeof err.status === 'number' ? err.status : 502;
     throw providerStatusError(provider, status, message, code);
   }
+  const payload = value as UpstreamErrorPayload;
+  if (payload.object === 'error') {
+    const status = typeof payload.code === 'number' && payload.code >= 400 && payload.code < 600 ? payload.code : 502;
+    throw providerStatusError(provider, status, typeof payload.message === 'string' ? payload.message : 'provider error in stream', null);
+  }
   return value as Record<string, unknown>;
 }
 
@@ -41,8 +50,10 @@ const LEARN_CREDITS = 3;
 const HITS_PER_CREDIT = 8;
 
 // The chunks a relay must read on the way: those with a usage object (the usage-only chunk is
-// hidden from a client that did not ask for it; its numbers price the call) or an error member.
-const CHAT_WATCHED = /"(?:usage"\s*:\s*\{|error"\s*:)/g;
+// hidden from a client that did not ask for it; its numbers price the call) or an "error" string,
+// as a member (OpenAI, OpenRouter) or a value (vLLM's `"object":"error"`). A token that is the
+// word costs a parse, nothing more.
+const CHAT_WATCHED = /"(?:usage"\s*:\s*\{|error")/g;
 
 export class ChatPassthroughStream implements PassthroughTranslator<ChatCompletionChunk> {
   readonly watched = CHAT_WATCHED;

@@ -28,8 +28,11 @@ import type { StreamFold } from './stream-fold.js';
 import { isPassthrough } from './translator.js';
 import type { PassthroughTranslator } from './translator.js';
 
-const DONE = Buffer.from('[DONE]');
 const EVENT_END = Buffer.from('\n\n');
+// The upstream's own end of stream: a `data: [DONE]` line (a token that reads "[DONE]" is JSON text, not this).
+const DONE_LINE = /(?:^|\n)data: ?\[DONE\]\r?\n/;
+// A key with an escape in it (`"us\u0061ge":`) could be a watched one in disguise: its event is read too.
+const ESCAPED_KEY = /\\[^"\n]*"\s*:/g;
 
 export function relayStream(ctx: RequestContext, reply: StreamReply, format: StreamFormat): Promise<void> {
   const translator = reply.translator;
@@ -54,16 +57,23 @@ class RawEvents {
   }
 
   /**
-   * Where the translator's watched pattern first matches at or after `from`, or -1. A RegExp
-   * over the latin1 text (one character a byte) runs several times faster than Buffer#indexOf
-   * for needles that start with a quote, the commonest byte of JSON.
+   * Where the translator's watched pattern (or, in text with escapes, an escaped key) first
+   * matches at or after `from`, or -1. A RegExp over the latin1 text (one character a byte) runs
+   * several times faster than Buffer#indexOf for needles that start with a quote, the commonest
+   * byte of JSON.
    */
-  watchedAt(text: string, from: number): number {
-    const watched = this.translator.watched;
-    watched.lastIndex = from;
-    const match = watched.exec(text);
-    return match === null ? -1 : match.index;
+  watchedAt(text: string, from: number, escapes: boolean): number {
+    const at = firstMatch(this.translator.watched, text, from);
+    if (!escapes) return at;
+    const escaped = firstMatch(ESCAPED_KEY, text, from);
+    return at === -1 || (escaped !== -1 && escaped < at) ? escaped : at;
   }
+}
+
+function firstMatch(pattern: RegExp, text: string, from: number): number {
+  pattern.lastIndex = from;
+  const match = pattern.exec(text);
+  return match === null ? -1 : match.index;
 }
 
 class StreamRelay implements BodyConsumer {
@@ -184,26 +194,32 @@ class StreamRelay implements BodyConsumer {
    * (which may hide them, or throw the provider's error), the others are written untouched.
    */
   #rawEvents(raw: RawEvents, events: Buffer): boolean {
-    raw.fold.add(events);
     let ok = true;
     let from = 0;
     const text = events.toString('latin1');
-    for (let at = raw.watchedAt(text, 0); at !== -1; at = raw.watchedAt(text, from)) {
+    const escapes = text.indexOf('\\') !== -1;
+    for (let at = raw.watchedAt(text, 0, escapes); at !== -1; at = raw.watchedAt(text, from, escapes)) {
       const start = eventStart(events, at);
       const end = eventEnd(events, at);
       if (start > from) ok = this.#writeBytes(events.subarray(from, start)) && ok;
+      const parser = this.#parser;
+      const dispatched = parser.events;
       try {
-        this.#parser.feed(events.subarray(start, end), this.#reply.translator, this.#sink);
+        parser.feed(events.subarray(start, end), this.#reply.translator, this.#sink);
       } catch (err) {
+        // The audit's object holds what the client got: the events before this one.
+        raw.fold.add(events.subarray(0, start));
         this.error(err);
         return true;
       }
-      // What the format kept goes out as the provider's bytes; what it hid does not.
-      if (this.#sink.take() !== '') ok = this.#writeBytes(events.subarray(start, end)) && ok;
+      // What the format kept goes out as the provider's bytes; what it hid does not. Bytes that
+      // were no event (a comment line) go out too.
+      if (this.#sink.take() !== '' || parser.events === dispatched) ok = this.#writeBytes(events.subarray(start, end)) && ok;
       from = end;
     }
     if (from < events.length) ok = this.#writeBytes(from === 0 ? events : events.subarray(from)) && ok;
-    if (events.indexOf(DONE, Math.max(0, events.length - 16)) !== -1) raw.doneSent = true;
+    raw.fold.add(events);
+    if (!raw.doneSent && DONE_LINE.test(text)) raw.doneSent = true;
     return ok;
   }
 

@@ -13,6 +13,8 @@ export class SseParser {
   /** The decoder holds the start of a character split across chunks. */
   #split = false;
   #whole: string | null = null;
+  /** Events handed to a translator so far. */
+  events = 0;
 
   /**
    * The text of the last chunk fed, when it stood alone: nothing carried in from the chunk
@@ -85,6 +87,7 @@ export class SseParser {
     const event: SseEvent = { event: this.#event, data: this.#data };
     this.#event = undefined;
     this.#data = null;
+    this.events++;
     translator.onEvent(event, sink);
   }
 }

@@ -34,11 +34,12 @@ export interface StreamTranslator<T> {
  * `fold()` builds the final object from the same bytes later.
  */
 export interface PassthroughTranslator<T> extends StreamTranslator<T> {
-  /** A global RegExp over the stream's bytes read as latin1 (so a match index is a byte offset). */
+  /** A global RegExp over the stream's bytes read as latin1 (so a match index is a byte offset); false positives only cost a parse. */
   readonly watched: RegExp;
   fold(): StreamFold;
 }
 
 export function isPassthrough<T>(translator: StreamTranslator<T>): translator is PassthroughTranslator<T> {
-  return (translator as Partial<PassthroughTranslator<T>>).watched !== undefined;
+  // A RegExp without the global flag ignores lastIndex: a relay would find its first match forever.
+  return (translator as Partial<PassthroughTranslator<T>>).watched?.global === true;
 }

@@ -138,6 +138,50 @@ describe('pass-through chat streams @integration', () => {
     expect([entry.input_tokens, entry.output_tokens]).to.deep.equal([17, 4]);
   });
 
+  it('audits only what the client got when an event that is not a chunk stops the stream', async () => {
+    const [first, second] = CONTENT.split('\n\n');
+    upstream = `${first}\n\n${second}\n\ndata: {"id":"c","usage":{"prompt_tokens":1}}\n\n${CONTENT.split('\n\n')[2]}\n\n${DONE_EVENT}`;
+    cuts = [];
+    const { text, id } = await stream(true);
+    expect(text.startsWith(`${first}\n\n${second}\n\ndata: {"error":`)).to.equal(true);
+    expect(text).to.not.include('[DONE]');
+    expect(body(await audit(id)).choices[0]!.message.content).to.equal('Hello');
+  });
+
+  it("relays vLLM's error shape as the contract's error event, with its status and message", async () => {
+    upstream = CONTENT + 'data: {"object":"error","message":"This model\'s maximum context length is 4096 tokens","type":"BadRequestError","param":null,"code":400}\n\n';
+    cuts = [];
+    const { text, id } = await stream(true);
+    const last = JSON.parse(text.slice(CONTENT.length).replace(/^data: /, '').trim()) as { error: Record<string, unknown> };
+    expect(last.error).to.include({ message: "This model's maximum context length is 4096 tokens", provider: 'openai' });
+    expect((await audit(id)).error).to.include({ message: "This model's maximum context length is 4096 tokens" });
+  });
+
+  it('ends with exactly one [DONE]: none added after the upstream one, even with a comment after it; one added when a token reads [DONE]', async () => {
+    upstream = CONTENT + DONE_EVENT + ': bye\n\n';
+    cuts = [];
+    expect((await stream(true)).text).to.equal(upstream);
+    const token = CONTENT.split('\n\n')[1]!.replace('"content":"Hello"', '"content":"[DONE]"') + '\n\n';
+    upstream = CONTENT + token;
+    expect((await stream(true)).text).to.equal(upstream + DONE_EVENT);
+  });
+
+  it('reads a usage chunk whose key hides behind an escape: hidden from the client, and priced', async () => {
+    const escaped = USAGE_EVENT.replace('"usage":', '"us\\u0061ge":');
+    upstream = CONTENT + escaped + DONE_EVENT;
+    cuts = [];
+    const { text, id } = await stream(false);
+    expect(text).to.equal(CONTENT + DONE_EVENT);
+    const entry = await audit(id);
+    expect([entry.input_tokens, entry.output_tokens]).to.deep.equal([17, 4]);
+  });
+
+  it('forwards a comment line that looks watched', async () => {
+    upstream = ': {"error": "not really"}\n\n' + CONTENT + DONE_EVENT;
+    cuts = [];
+    expect((await stream(true)).text).to.equal(upstream);
+  });
+
   it('the openai SDK reads a cut-up stream as the provider sent it', async () => {
     upstream = CONTENT + USAGE_EVENT + DONE_EVENT;
     cuts = every(23, upstream);
