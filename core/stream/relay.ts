@@ -36,9 +36,8 @@ const ESCAPED_KEY = /\\[^"\n]*"\s*:/g;
 
 export function relayStream(ctx: RequestContext, reply: StreamReply, format: StreamFormat): Promise<void> {
   const translator = reply.translator;
-  const relay = isPassthrough(translator)
-    ? new StreamRelay(ctx, reply, format.createSink(ctx), new RawEvents(translator, translator.fold()))
-    : new StreamRelay(ctx, reply, format.createSink(ctx), null);
+  const raw = isPassthrough(translator) ? new RawEvents(translator, translator.fold()) : null;
+  const relay = new StreamRelay(ctx, reply, format.createSink(ctx), raw);
   return reply.source instanceof UpstreamBody ? relay.push(reply.source) : relay.pull(reply.source);
 }
 
