@@ -1,24 +1,23 @@
 // A chat chunk stream folded into its chat.completion, from the bytes the client was sent.
 // Content chunks that repeat an earlier chunk's text around a plain text delta add their text
-// without being parsed (chunk-template.ts); every other event is parsed whole. An error event
+// without being parsed (content-template.ts); every other event is parsed whole. An error event
 // ends the fold: the relay already answered it, and what came before stands.
 import type { ChatCompletionChunk } from '../types/chat.js';
 import { ChatCompletionBuilder } from './chat-completion-builder.js';
-import { ChunkTemplate } from './chunk-template.js';
+import { ContentTemplate } from './content-template.js';
 import { SseParser } from './sse-parser.js';
 import { StreamFold } from './stream-fold.js';
 import type { SseEvent, StreamSink, StreamTranslator } from './translator.js';
 
 const NO_SINK: StreamSink<unknown> = { emit() {}, usage() {} };
-// As in the pass-through translator: learning costs about three parses, so a stream whose
-// template keeps failing stops paying for it.
+// A stream whose template keeps failing stops paying for learning one.
 const LEARN_CREDITS = 3;
 const HITS_PER_CREDIT = 8;
 
 export class ChatFold extends StreamFold implements StreamTranslator<unknown> {
   readonly #parser = new SseParser();
   readonly #completion = new ChatCompletionBuilder();
-  #template: ChunkTemplate | null = null;
+  #template: ContentTemplate | null = null;
   #index = 0;
   #credits = LEARN_CREDITS;
   #hits = 0;
@@ -64,10 +63,12 @@ export class ChatFold extends StreamFold implements StreamTranslator<unknown> {
     // A chunk that finishes its choice is the last of its kind: no template to learn from it.
     if (this.#credits > 0 && chunk.choices.length === 1 && !chunk.choices[0]?.finish_reason) {
       this.#credits--;
-      const learned = ChunkTemplate.learn(data);
-      if (learned !== null && learned.choiceIndex !== null) {
+      // The index as JSON.parse read it: a template leaves the choice's text as it was learned.
+      const index = chunk.choices[0]!.index;
+      const learned = typeof index === 'number' ? ContentTemplate.learn(data) : null;
+      if (learned !== null) {
         this.#template = learned;
-        this.#index = learned.choiceIndex;
+        this.#index = index;
       }
     }
   }

@@ -11,90 +11,8 @@
 // own text, so a look-alike key elsewhere, an escaped key or a duplicate one can never make a
 // template parse differ from JSON.parse.
 import type { ChatCompletionChunk } from '../types/chat.js';
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
-
-/**
- * Where the container opened before `from` closes: the index just after the bracket that brings
- * the nesting from `depth` to 0, skipping strings; -1 when the text ends first.
- */
-function closeOf(text: string, from: number, depth: number): number {
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      for (i++; i < text.length; i++) {
-        const s = text.charCodeAt(i);
-        if (s === BACKSLASH) i++;
-        else if (s === QUOTE) break;
-      }
-    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-    else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0) return i + 1;
-  }
-  return -1;
-}
-
-function skipSpace(text: string, i: number): number {
-  while (isSpace(text.charCodeAt(i))) i++;
-  return i;
-}
-
-/** The index just after the string whose opening quote is at `i`; -1 when it does not end. */
-function stringEnd(text: string, i: number): number {
-  for (i++; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === BACKSLASH) i++;
-    else if (c === QUOTE) return i + 1;
-  }
-  return -1;
-}
-
-/** The index just after the JSON value starting at `i` (not validated: JSON.parse does that). */
-function valueEnd(text: string, i: number): number {
-  const c = text.charCodeAt(i);
-  if (c === QUOTE) return stringEnd(text, i);
-  if (c === OPEN_BRACE || c === OPEN_BRACKET) return closeOf(text, i + 1, 1);
-  while (i < text.length) {
-    const d = text.charCodeAt(i);
-    if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || isSpace(d)) break;
-    i++;
-  }
-  return i;
-}
-
-/**
- * The members of the object whose text runs from `i` (just after its `{`), up to the member
- * named `name` (its raw key text): where that key starts and where its value starts; null when
- * the object has no such key before it ends.
- */
-function findMember(text: string, i: number, name: string): { key: number; value: number } | null {
-  i = skipSpace(text, i);
-  while (text.charCodeAt(i) === QUOTE) {
-    const key = i;
-    const keyEnd = stringEnd(text, i);
-    if (keyEnd === -1) return null;
-    i = skipSpace(text, keyEnd);
-    if (text.charCodeAt(i) !== COLON) return null;
-    const value = skipSpace(text, i + 1);
-    if (keyEnd - key === name.length + 2 && text.startsWith(name, key + 1)) return { key, value };
-    const end = valueEnd(text, value);
-    if (end === -1) return null;
-    i = skipSpace(text, end);
-    if (text.charCodeAt(i) !== COMMA) return null;
-    i = skipSpace(text, i + 1);
-  }
-  return null;
-}
+import { chunkLayout } from './chunk-layout.js';
+import { BACKSLASH, CLOSE_BRACE, COMMA, OPEN_BRACE, QUOTE, closeOf } from './json-walk.js';
 
 /** `{` + members + `}` parsed, or null when that is not a JSON object. */
 function parseMembers(members: string): Record<string, unknown> | null {
@@ -122,25 +40,6 @@ function contentDelta(text: string, start: number, end: number): string | null {
     if (c === QUOTE || c === BACKSLASH || c < 0x20) return null;
   }
   return text.slice(from, end - 2);
-}
-
-// Members after `choices` that change what a chunk folds into; anything else there (OpenAI's
-// `obfuscation` padding, a repeated id) does not.
-const FOLDED_MEMBERS = ['usage', 'system_fingerprint', 'error', 'choices'];
-
-/** Whether the text after `choices` closes the chunk with members that change nothing in the fold. */
-function foldsNothing(rest: string): boolean {
-  if (rest === '}') return true;
-  if (rest.charCodeAt(0) !== COMMA) return false;
-  let members: unknown;
-  try {
-    members = JSON.parse('{' + rest.slice(1));
-  } catch {
-    return false;
-  }
-  if (!isPlainObject(members)) return false;
-  for (const name of FOLDED_MEMBERS) if (Object.hasOwn(members, name)) return false;
-  return true;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -178,32 +77,17 @@ export class ChunkTemplate {
 
   /** The template of a chunk's JSON text, or null when it has no usable one. */
   static learn(data: string): ChunkTemplate | null {
-    const top = skipSpace(data, 0);
-    if (data.charCodeAt(top) !== OPEN_BRACE) return null;
-    const choices = findMember(data, top + 1, 'choices');
-    if (choices === null || data.charCodeAt(choices.value) !== OPEN_BRACKET) return null;
-    const choiceAt = skipSpace(data, choices.value + 1);
-    if (data.charCodeAt(choiceAt) !== OPEN_BRACE) return null;
-    const delta = findMember(data, choiceAt + 1, 'delta');
-    if (delta === null || data.charCodeAt(delta.value) !== OPEN_BRACE) return null;
-    const deltaEnd = closeOf(data, delta.value + 1, 1);
-    if (deltaEnd === -1) return null;
-    const choiceEnd = closeOf(data, deltaEnd, 1);
-    if (choiceEnd === -1) return null;
-    // Exactly one choice: the array closes right after it.
-    let choicesEnd = skipSpace(data, choiceEnd);
-    if (data.charCodeAt(choicesEnd) !== CLOSE_BRACKET) return null;
-    choicesEnd = skipSpace(data, choicesEnd + 1);
-    const restText = data.slice(choicesEnd);
+    const layout = chunkLayout(data);
+    if (layout === null) return null;
+    const restText = data.slice(layout.rest);
     const restAt = restText.charCodeAt(0);
-    if (restAt !== COMMA && restAt !== CLOSE_BRACE) return null;
 
     // Each part parsed from its own text, as JSON.parse would read it in the whole: the head
     // from the members before `choices`; the choice with a marker for its delta (a second
     // `delta` after this one would win over it in a whole parse, and overwrites the marker).
-    const headText = data.slice(top + 1, choices.key).trimEnd();
+    const headText = data.slice(layout.top, layout.choicesKey).trimEnd();
     const head = parseMembers(headText.endsWith(',') ? headText.slice(0, -1) : headText);
-    const choice = parseMembers(data.slice(choiceAt + 1, delta.key) + '"delta":0' + data.slice(deltaEnd, choiceEnd - 1));
+    const choice = parseMembers(data.slice(layout.choice, layout.deltaKey) + '"delta":0' + data.slice(layout.deltaEnd, layout.choiceEnd - 1));
     const rest = restAt === CLOSE_BRACE ? {} : parseMembers(restText.slice(1, restText.lastIndexOf('}')));
     if (head === null || choice === null || rest === null || choice['delta'] !== 0 || Object.hasOwn(head, 'choices')) return null;
     // Parsing copies these with assignment, which would take a `__proto__` member for the prototype.
@@ -212,26 +96,7 @@ export class ChunkTemplate {
     // Chunks with the same text after `choices` share its members only when they are all
     // primitives (`"usage":null`): nobody can then change one chunk through another.
     const shareable = Object.values(rest).every((v) => typeof v !== 'object' || v === null);
-    return new ChunkTemplate(data.slice(0, delta.value), data.slice(deltaEnd, choicesEnd), head, choice, shareable ? restText : null, rest);
-  }
-
-  /** The index of the template's choice, when it is a number. */
-  get choiceIndex(): number | null {
-    const index = this.#choice['index'];
-    return typeof index === 'number' ? index : null;
-  }
-
-  /**
-   * The text a chunk adds, when it repeats the template around a plain text delta and nothing
-   * after `choices` changes the fold; null otherwise (parse it then). For folding a stream
-   * into its final object: no object is built for such a chunk.
-   */
-  contentOf(data: string): string | null {
-    const end = this.#deltaEnd(data);
-    if (end === -1) return null;
-    const rest = data.slice(end + this.#choiceTail.length);
-    if (rest !== this.#rest && !foldsNothing(rest)) return null;
-    return contentDelta(data, this.#prefix.length, end);
+    return new ChunkTemplate(data.slice(0, layout.delta), data.slice(layout.deltaEnd, layout.rest), head, choice, shareable ? restText : null, rest);
   }
 
   /** `data` parsed through the template, or null when it does not match (parse it whole then). */
