@@ -10,6 +10,9 @@
 // text itself to the `delta` of the only choice, and takes the members around it from their
 // own text, so a look-alike key elsewhere, an escaped key or a duplicate one can never make a
 // template parse differ from JSON.parse.
+//
+// This builds chunk objects, for translators that need them (Responses over a chat stream);
+// folding a pass-through stream needs only its text, and uses content-template.ts.
 import type { ChatCompletionChunk } from '../types/chat.js';
 import { chunkLayout } from './chunk-layout.js';
 import { BACKSLASH, CLOSE_BRACE, COMMA, OPEN_BRACE, QUOTE, closeOf } from './json-walk.js';
