@@ -20,7 +20,7 @@ export interface Measurement {
   cpuSeconds: number | null;
   cpuMicrosPerRequest: number | null;
   /** Each wrk turn of the target (rounds alternate between targets). */
-  rounds: Array<{ requests: number; seconds: number; cpuSeconds: number }>;
+  rounds: Array<{ requests: number; seconds: number; cpuSeconds: number; core: TargetCoreUsage }>;
   peakRssBytes: number | null;
   /** What core 0 did during the measured wrk run, as fractions of the run's wall time. */
   targetCore: TargetCoreUsage | null;

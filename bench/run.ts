@@ -136,9 +136,10 @@ async function measureRound(ctx: RunContext, prepared: Prepared, seconds: number
   const wrk = await runWrk(ctx.children, { ...prepared.wrkOptions, seconds });
   const coreAfter = sampleTargetCore(ctx);
   const cpu = readCpuSeconds(target.process.pid) - cpuBefore;
-  measurement.rounds.push({ requests: wrk.requests, seconds: wrk.seconds, cpuSeconds: cpu });
+  const core = coreUsage(coreBefore, coreAfter, wrk.seconds);
+  measurement.rounds.push({ requests: wrk.requests, seconds: wrk.seconds, cpuSeconds: cpu, core });
   measurement.wrk = addWrk(measurement.wrk, wrk);
-  measurement.targetCore = addCore(measurement.targetCore, coreUsage(coreBefore, coreAfter, wrk.seconds), measurement.rounds);
+  measurement.targetCore = weightedCore(measurement.rounds);
   measurement.cpuSeconds = (measurement.cpuSeconds ?? 0) + cpu;
   measurement.cpuMicrosPerRequest = measurement.wrk.requests > 0 ? (measurement.cpuSeconds / measurement.wrk.requests) * 1e6 : null;
 }
@@ -159,13 +160,17 @@ function addWrk(sum: WrkResult | null, next: WrkResult): WrkResult {
   };
 }
 
-/** Core shares of several turns, weighted by each turn's length. */
-function addCore(sum: TargetCoreUsage | null, next: TargetCoreUsage, rounds: Measurement['rounds']): TargetCoreUsage {
-  if (sum === null) return next;
-  const last = rounds[rounds.length - 1]!.seconds;
-  const before = rounds.reduce((s, r) => s + r.seconds, 0) - last;
-  const mix = (a: number, b: number): number => (a * before + b * last) / (before + last);
-  return { busy: mix(sum.busy, next.busy), other: mix(sum.other, next.other), steal: mix(sum.steal, next.steal) };
+/** Core shares over all turns, each weighted by its length. */
+function weightedCore(rounds: Measurement['rounds']): TargetCoreUsage {
+  let seconds = 0;
+  const sum = { busy: 0, other: 0, steal: 0 };
+  for (const { seconds: s, core } of rounds) {
+    seconds += s;
+    sum.busy += core.busy * s;
+    sum.other += core.other * s;
+    sum.steal += core.steal * s;
+  }
+  return { busy: sum.busy / seconds, other: sum.other / seconds, steal: sum.steal / seconds };
 }
 
 /**

@@ -5,22 +5,19 @@
 import type { ChatCompletionChunk } from '../types/chat.js';
 import { ChatCompletionBuilder } from './chat-completion-builder.js';
 import { ContentTemplate } from './content-template.js';
+import { LearningBudget } from './learning-budget.js';
 import { SseParser } from './sse-parser.js';
 import { StreamFold } from './stream-fold.js';
 import type { SseEvent, StreamSink, StreamTranslator } from './translator.js';
 
 const NO_SINK: StreamSink<unknown> = { emit() {}, usage() {} };
-// A stream whose template keeps failing stops paying for learning one.
-const LEARN_CREDITS = 3;
-const HITS_PER_CREDIT = 8;
 
 export class ChatFold extends StreamFold implements StreamTranslator<unknown> {
   readonly #parser = new SseParser();
   readonly #completion = new ChatCompletionBuilder();
   #template: ContentTemplate | null = null;
   #index = 0;
-  #credits = LEARN_CREDITS;
-  #hits = 0;
+  readonly #budget = new LearningBudget();
   #ended = false;
 
   protected fold(bytes: Buffer): void {
@@ -40,7 +37,7 @@ export class ChatFold extends StreamFold implements StreamTranslator<unknown> {
       const text = template.contentOf(data);
       if (text !== null) {
         this.#completion.addContent(this.#index, text);
-        if (++this.#hits % HITS_PER_CREDIT === 0 && this.#credits < LEARN_CREDITS) this.#credits++;
+        this.#budget.hit();
         return;
       }
     }
@@ -60,9 +57,7 @@ export class ChatFold extends StreamFold implements StreamTranslator<unknown> {
       // A chunk of the wrong shape (`"choices":[null]`): the client got it as sent; the fold skips it.
       return;
     }
-    // A chunk that finishes its choice is the last of its kind: no template to learn from it.
-    if (this.#credits > 0 && chunk.choices.length === 1 && !chunk.choices[0]?.finish_reason) {
-      this.#credits--;
+    if (this.#budget.spendOn(chunk)) {
       // The index as JSON.parse read it: a template leaves the choice's text as it was learned.
       const index = chunk.choices[0]!.index;
       const learned = typeof index === 'number' ? ContentTemplate.learn(data) : null;

@@ -9,6 +9,7 @@ import type { Usage } from '../types/usage.js';
 import { usageFromChat, usageFromResponses } from '../usage-mapping.js';
 import { ChatFold } from './chat-fold.js';
 import { ChunkTemplate } from './chunk-template.js';
+import { LearningBudget } from './learning-budget.js';
 import type { PassthroughTranslator, SseEvent, StreamSink, StreamTranslator } from './translator.js';
 
 interface UpstreamErrorPayload {
@@ -42,13 +43,6 @@ function parseEvent(provider: string, data: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-// Learning a template costs about three whole parses. A stream may learn again when its
-// template stops matching (xAI's `created` moves on each second), but a stream that never
-// matches must not pay for learning on every chunk: each learn spends a credit, and credits
-// come back only with chunks the template parsed.
-const LEARN_CREDITS = 3;
-const HITS_PER_CREDIT = 8;
-
 // The chunks a relay must read on the way: those with a usage object (the usage-only chunk is
 // hidden from a client that did not ask for it; its numbers price the call) or an "error" string,
 // as a member (OpenAI, OpenRouter) or a value (vLLM's `"object":"error"`). A token that is the
@@ -60,8 +54,7 @@ export class ChatPassthroughStream implements PassthroughTranslator<ChatCompleti
   readonly #provider: string;
   readonly #mapUsage: (u: ChatUsage) => Usage;
   #template: ChunkTemplate | null = null;
-  #credits = LEARN_CREDITS;
-  #hits = 0;
+  readonly #budget = new LearningBudget();
 
   constructor(provider: string, mapUsage: (u: ChatUsage) => Usage = usageFromChat) {
     this.#provider = provider;
@@ -77,15 +70,11 @@ export class ChatPassthroughStream implements PassthroughTranslator<ChatCompleti
     if (data === '[DONE]') return;
     let chunk = this.#template === null ? null : this.#template.parse(data);
     if (chunk !== null) {
-      if (++this.#hits % HITS_PER_CREDIT === 0 && this.#credits < LEARN_CREDITS) this.#credits++;
+      this.#budget.hit();
     } else {
       chunk = parseEvent(this.#provider, data) as ChatCompletionChunk;
       if (!Array.isArray(chunk.choices)) throw providerFailed(this.#provider, `provider '${this.#provider}' sent a stream event that is not a chat chunk`);
-      // A chunk that finishes its choice is the last of its kind: no template to learn from it.
-      if (this.#credits > 0 && chunk.choices.length === 1 && !chunk.choices[0]?.finish_reason) {
-        this.#credits--;
-        this.#template = ChunkTemplate.learn(data) ?? this.#template;
-      }
+      if (this.#budget.spendOn(chunk)) this.#template = ChunkTemplate.learn(data) ?? this.#template;
     }
     if (chunk.usage) sink.usage(this.#mapUsage(chunk.usage));
     sink.emit(chunk, event.data);

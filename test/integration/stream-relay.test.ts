@@ -153,8 +153,12 @@ describe('pass-through chat streams @integration', () => {
     cuts = [];
     const { text, id } = await stream(true);
     const last = JSON.parse(text.slice(CONTENT.length).replace(/^data: /, '').trim()) as { error: Record<string, unknown> };
-    expect(last.error).to.include({ message: "This model's maximum context length is 4096 tokens", provider: 'openai' });
-    expect((await audit(id)).error).to.include({ message: "This model's maximum context length is 4096 tokens" });
+    // A provider's own 4xx keeps its meaning, and the error is the last event (INTERFACE.md).
+    expect(last.error).to.include({ message: "This model's maximum context length is 4096 tokens", type: 'invalid_request_error', provider: 'openai' });
+    expect(text).to.not.include('[DONE]');
+    const entry = await audit(id);
+    expect(entry.error).to.include({ message: "This model's maximum context length is 4096 tokens" });
+    expect(entry.status).to.equal(200);
   });
 
   it('ends with exactly one [DONE]: none added after the upstream one, even with a comment after it; one added when a token reads [DONE]', async () => {
