@@ -194,29 +194,36 @@ class StreamRelay implements BodyConsumer {
    */
   #rawEvents(raw: RawEvents, events: Buffer): boolean {
     let ok = true;
+    // Bytes before `unsent` went out; the rest waits, so that a chunk whose watched events are
+    // all kept goes out in one write (each res.write costs a chunked-encoding frame).
+    let unsent = 0;
     let from = 0;
     const text = events.toString('latin1');
     const escapes = text.indexOf('\\') !== -1;
     for (let at = raw.watchedAt(text, 0, escapes); at !== -1; at = raw.watchedAt(text, from, escapes)) {
       const start = eventStart(events, at);
       const end = eventEnd(events, at);
-      if (start > from) ok = this.#writeBytes(events.subarray(from, start)) && ok;
       const parser = this.#parser;
       const dispatched = parser.events;
       try {
         parser.feed(events.subarray(start, end), this.#reply.translator, this.#sink);
       } catch (err) {
-        // The audit's object holds what the client got: the events before this one.
+        // The client gets the events before this one, then the error event; the audit's object
+        // holds what the client got.
+        if (start > unsent) this.#writeBytes(events.subarray(unsent, start));
         raw.fold.add(events.subarray(0, start));
         this.error(err);
         return true;
       }
       // What the format kept goes out as the provider's bytes; what it hid does not. Bytes that
       // were no event (a comment line) go out too.
-      if (this.#sink.take() !== '' || parser.events === dispatched) ok = this.#writeBytes(events.subarray(start, end)) && ok;
+      if (this.#sink.take() === '' && parser.events !== dispatched) {
+        if (start > unsent) ok = this.#writeBytes(events.subarray(unsent, start)) && ok;
+        unsent = end;
+      }
       from = end;
     }
-    if (from < events.length) ok = this.#writeBytes(from === 0 ? events : events.subarray(from)) && ok;
+    if (unsent < events.length) ok = this.#writeBytes(unsent === 0 ? events : events.subarray(unsent)) && ok;
     raw.fold.add(events);
     if (!raw.doneSent && DONE_LINE.test(text)) raw.doneSent = true;
     return ok;
