@@ -2,6 +2,13 @@
 // JSON answers, or consumed chunk by chunk for streams with flow control (the upstream socket
 // is paused while the consumer cannot keep up). No Readable stream in between: this is the
 // hot path of every call.
+//
+// undici hands a socket read over one chunked-encoding frame at a time, synchronously, and
+// providers commonly write one SSE event per frame: a consumer gets the frames of one read
+// joined, once the read is parsed (a microtask later, before any other I/O), and what arrived
+// before the consumer attached, joined too. A burst of events is then scanned, translated and
+// written to the client once instead of once per event; a stream whose events arrive apart is
+// delivered as before, read by read.
 import type { Dispatcher } from 'undici';
 import { providerFailed } from './errors.js';
 
@@ -24,6 +31,13 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   #wake: (() => void) | null = null;
   #consumer: BodyConsumer | null = null;
   #controller: Dispatcher.DispatchController | null = null;
+  /** Push mode: the frames of the read being parsed, not yet delivered. */
+  #held: Buffer[] = [];
+  #deliveryQueued = false;
+  readonly #deliverQueued = (): void => {
+    this.#deliveryQueued = false;
+    this.#deliver();
+  };
 
   constructor(provider: string) {
     this.provider = provider;
@@ -36,9 +50,12 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
 
   /** @internal */
   push(chunk: Buffer): void {
-    const consumer = this.#consumer;
-    if (consumer !== null) {
-      if (!consumer.data(chunk)) this.#controller?.pause();
+    if (this.#consumer !== null) {
+      this.#held.push(chunk);
+      if (!this.#deliveryQueued) {
+        this.#deliveryQueued = true;
+        queueMicrotask(this.#deliverQueued);
+      }
       return;
     }
     this.#chunks.push(chunk);
@@ -50,8 +67,10 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   /** @internal */
   finish(): void {
     this.#done = true;
-    if (this.#consumer !== null) this.#consumer.end();
-    else this.#signal();
+    if (this.#consumer !== null) {
+      this.#deliver();
+      this.#consumer.end();
+    } else this.#signal();
   }
 
   /** @internal */
@@ -59,8 +78,18 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     if (this.#done) return;
     this.#done = true;
     this.#error = err;
-    if (this.#consumer !== null) this.#consumer.error(err);
-    else this.#signal();
+    if (this.#consumer !== null) {
+      // What arrived before the failure is the client's, ahead of the error.
+      this.#deliver();
+      this.#consumer.error(err);
+    } else this.#signal();
+  }
+
+  #deliver(): void {
+    const held = this.#held;
+    if (held.length === 0) return;
+    this.#held = [];
+    if (!this.#consumer!.data(held.length === 1 ? held[0]! : Buffer.concat(held))) this.#controller?.pause();
   }
 
   /** Resume a paused upstream (after the consumer drained). */
@@ -71,10 +100,11 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   /** Push mode: chunks go straight to `consumer`, without a promise per chunk. */
   consume(consumer: BodyConsumer): void {
     this.#consumer = consumer;
-    const buffered = this.#chunks;
+    // What arrived before the consumer did (often a whole short stream) goes over as one.
+    this.#held = this.#chunks;
     this.#chunks = [];
     this.#size = 0;
-    for (const chunk of buffered) if (!consumer.data(chunk)) this.#controller?.pause();
+    this.#deliver();
     if (this.#error !== null) consumer.error(this.#error);
     else if (this.#done) consumer.end();
   }
