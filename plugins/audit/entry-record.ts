@@ -58,14 +58,28 @@ export type RecordDetail = Pick<
 /** The columns a store gives back beside the detail. */
 export type RecordColumns = Pick<EntryRecord, 'id' | 'ts' | 'provider' | 'key_id' | 'status' | 'input_tokens' | 'output_tokens' | 'total_tokens' | 'cost_pico' | 'labels'>;
 
-/** What AuditStore.insert takes: the writer's records, or whole entries. */
-export type StorableEntry = EntryRecord | AuditEntry;
+/**
+ * An EntryRecord laid out for its segment file (segment-record.ts): the columns as values, the
+ * detail and the bodies as the record's bytes. This is what the writer queues until a write:
+ * bytes sit outside the JS heap, while a queue of detail and body strings was copied by every
+ * young-generation collection it lived through, and promoted when it lived through two.
+ */
+export interface EncodedRecord extends Omit<EntryRecord, 'detail' | 'request_body' | 'response_body'> {
+  encoded: Buffer;
+}
+
+/** What AuditStore.insert takes: the writer's encoded records, records, or whole entries. */
+export type StorableEntry = EncodedRecord | EntryRecord | AuditEntry;
+
+export function isEncoded(e: StorableEntry): e is EncodedRecord {
+  return (e as EncodedRecord).encoded !== undefined;
+}
 
 export function isRecord(e: StorableEntry): e is EntryRecord {
   return typeof (e as EntryRecord).detail === 'string';
 }
 
-export function asRecord(e: StorableEntry): EntryRecord {
+export function asRecord(e: EntryRecord | AuditEntry): EntryRecord {
   return isRecord(e) ? e : recordFromEntry(e);
 }
 

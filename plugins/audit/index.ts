@@ -8,6 +8,7 @@ import type { Logger } from '../../core/logger.js';
 import { definePlugin } from '../../core/plugin.js';
 import { ORDER } from '../../core/stages.js';
 import { recordOf, toEntry } from './entry.js';
+import { encodeRecord } from './segment-record.js';
 import type { CapturedEntry } from './entry.js';
 import { Retention } from './retention.js';
 import { registerAuditRoutes } from './routes.js';
@@ -43,7 +44,7 @@ export default definePlugin<AuditOptions>({
     const writer = new AuditWriter<CapturedEntry>({
       store,
       spill: new SpillFile(gw.dataDir),
-      materialize: (c) => recordOf(c, serialize),
+      materialize: (c) => encodeRecord(recordOf(c, serialize)),
       batchSize: options.batch_size,
       flushIntervalMs: options.flush_interval_ms,
       maxQueue: options.max_queue,

@@ -5,7 +5,11 @@
 // The first line is JSON (JSON text never holds a raw newline, so it ends at the first one);
 // the bodies follow as the bytes received and sent, neither escaped nor re-encoded, which is
 // what makes a record cheap to write and what a text search scans. -1 stands for no body.
-import type { EntryRecord, RecordDetail } from './entry-record.js';
+// The writer encodes a record as soon as it is serialised (encodeRecord) and queues the bytes;
+// a batch's records then go to their day's file in one writev.
+import type { AuditEntry } from './entry.js';
+import { entryFromRecord } from './entry-record.js';
+import type { EncodedRecord, EntryRecord, RecordDetail } from './entry-record.js';
 import { detailOf } from './record-detail.js';
 
 export interface RecordHead {
@@ -30,98 +34,87 @@ const HEAD_PREFIX = /\["(?:[^"\\]|\\.)*",(-?\d+),(-?\d+),/y;
 const NEWLINE = 0x0a;
 const CLOSE = 0x5d;
 
-/**
- * The records of one batch for one day's file, as the list of buffers one writev() takes: the
- * heads (and any body that is text) encoded into one buffer, bodies received or sent as bytes
- * referenced where they are, so the kernel copies them once and JavaScript never does. Each
- * encode is a call into C++ that costs far more than a byte: the closing bracket and the
- * newlines are stored byte by byte instead. (Splicing the detail into its head's string saves
- * no more: the concatenation is flattened, a copy, before it is encoded.)
- */
+/** The records of one batch for one day's file, as the list of buffers one writev() takes. */
 export class SegmentBatch {
   /** Bytes of the batch so far. */
   length = 0;
   /** Where the batch landed in its file, once written. */
   fileOffset = 0;
-  #text: Buffer;
-  #textLength = 0;
-  /** Where the text not yet in `#chunks` starts. */
-  #textRun = 0;
   #chunks: Buffer[] = [];
-
-  constructor(initialTextBytes: number) {
-    this.#text = Buffer.allocUnsafe(initialTextBytes);
-  }
 
   reset(): void {
     this.length = 0;
-    this.#textLength = 0;
-    this.#textRun = 0;
     this.#chunks = [];
   }
 
-  /** Appends a record; returns its offset in the batch (its length is the growth of `length`). */
-  add(r: EntryRecord): number {
+  /** Appends a record; returns its offset in the batch (its length is its bytes'). */
+  add(r: EncodedRecord): number {
     const start = this.length;
-    const request = r.request_body;
-    const response = r.response_body;
-    const requestLength = request === null ? -1 : typeof request === 'string' ? Buffer.byteLength(request) : request.length;
-    const responseLength = response === null ? -1 : typeof response === 'string' ? Buffer.byteLength(response) : response.length;
-    this.#write(`[${JSON.stringify(r.id)},${requestLength},${responseLength},`, 0);
-    this.#write(r.detail, 2);
-    this.#byte(CLOSE);
-    this.#byte(NEWLINE);
-    if (request !== null) this.#body(request);
-    if (response !== null) this.#body(response);
-    this.#room(1);
-    this.#byte(NEWLINE);
+    this.#chunks.push(r.encoded);
+    this.length += r.encoded.length;
     return start;
   }
 
   /** The batch's bytes, in order. */
   chunks(): Buffer[] {
-    this.#endTextRun();
     return this.#chunks;
   }
+}
 
-  #body(body: Buffer | string): void {
-    if (typeof body === 'string') {
-      this.#write(body, 0);
-      return;
-    }
-    this.#endTextRun();
-    this.#chunks.push(body);
-    this.length += body.length;
-  }
+/**
+ * A record's bytes, laid out as above, in one buffer sized to fit: the bodies received or sent
+ * are copied in as bytes (a memcpy each), text is encoded once. The columns stay values.
+ */
+export function encodeRecord(r: EntryRecord): EncodedRecord {
+  const request = r.request_body;
+  const response = r.response_body;
+  const requestLength = request === null ? -1 : typeof request === 'string' ? Buffer.byteLength(request) : request.length;
+  const responseLength = response === null ? -1 : typeof response === 'string' ? Buffer.byteLength(response) : response.length;
+  const head = `[${JSON.stringify(r.id)},${requestLength},${responseLength},`;
+  const detail = r.detail;
+  const size = Buffer.byteLength(head) + Buffer.byteLength(detail) + 3 + Math.max(requestLength, 0) + Math.max(responseLength, 0);
+  const bytes = Buffer.allocUnsafe(size);
+  let at = bytes.write(head, 0);
+  at += bytes.write(detail, at);
+  bytes[at++] = CLOSE;
+  bytes[at++] = NEWLINE;
+  if (request !== null) at += put(bytes, at, request);
+  if (response !== null) at += put(bytes, at, response);
+  bytes[at] = NEWLINE;
+  return {
+    id: r.id,
+    ts: r.ts,
+    model: r.model,
+    resolved_model: r.resolved_model,
+    provider: r.provider,
+    key_id: r.key_id,
+    status: r.status,
+    input_tokens: r.input_tokens,
+    output_tokens: r.output_tokens,
+    total_tokens: r.total_tokens,
+    cost_pico: r.cost_pico,
+    labels: r.labels,
+    encoded: bytes,
+  };
+}
 
-  /** Encodes text, with room for `more` bytes after it. */
-  #write(text: string, more: number): void {
-    // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    this.#room(3 * text.length + more);
-    const n = this.#text.write(text, this.#textLength);
-    this.#textLength += n;
-    this.length += n;
-  }
+function put(bytes: Buffer, at: number, body: Buffer | string): number {
+  return typeof body === 'string' ? bytes.write(body, at) : body.copy(bytes, at);
+}
 
-  /** One byte, where room for it was made. */
-  #byte(c: number): void {
-    this.#text[this.#textLength++] = c;
-    this.length++;
-  }
-
-  #room(bytes: number): void {
-    if (this.#textLength + bytes <= this.#text.length) return;
-    // The text written so far stays where it is (chunks point into it); the rest goes to a new buffer.
-    this.#endTextRun();
-    this.#text = Buffer.allocUnsafe(Math.max(this.#text.length * 2, bytes));
-    this.#textLength = 0;
-    this.#textRun = 0;
-  }
-
-  #endTextRun(): void {
-    if (this.#textLength > this.#textRun) this.#chunks.push(this.#text.subarray(this.#textRun, this.#textLength));
-    this.#textRun = this.#textLength;
-  }
+/** The whole entry an encoded record stands for (a spill file holds whole entries). */
+export function decodeRecord(e: EncodedRecord): AuditEntry {
+  const bytes = e.encoded;
+  const head = readHead(bytes, 0, bytes.length);
+  if (head === null) throw new Error(`audit record ${e.id} is not readable`);
+  const requestStart = head.headLength;
+  const responseStart = requestStart + Math.max(head.requestLength, 0);
+  return entryFromRecord(
+    e,
+    head.detail,
+    head.requestLength < 0 ? null : bytes.toString('utf8', requestStart, responseStart),
+    head.responseLength < 0 ? null : bytes.toString('utf8', responseStart, responseStart + head.responseLength),
+  );
 }
 
 /** The head of the record at `start` of `bytes` (which must hold its first line), or null when it is not one. */

@@ -7,7 +7,8 @@ import { appendFile, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { AuditEntry } from './entry.js';
-import { entryOf, isRecord } from './entry-record.js';
+import { entryOf, isEncoded, isRecord } from './entry-record.js';
+import { decodeRecord } from './segment-record.js';
 import type { StorableEntry } from './entry-record.js';
 
 const SPILL_NAME = 'audit-spill.jsonl';
@@ -44,7 +45,7 @@ export class SpillFile {
     return this.#enqueue(async () => {
       let text = '';
       // Whole entries, as a store gives them back: the file stays readable and version-proof.
-      for (const e of entries) text += JSON.stringify(isRecord(e) ? entryOf(e) : e) + '\n';
+      for (const e of entries) text += JSON.stringify(isEncoded(e) ? decodeRecord(e) : isRecord(e) ? entryOf(e) : e) + '\n';
       // Bodies are in here, as in the database: owner-only.
       await appendFile(this.path, text, { mode: 0o600 });
       this.#pending = true;

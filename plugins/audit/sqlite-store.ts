@@ -13,13 +13,13 @@ import type { Statement } from 'better-sqlite3';
 import { BodySearch } from './body-search.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import type { AuditEntry, AuditSummary } from './entry.js';
-import { asRecord, entryFromRecord, summaryFromRecord } from './entry-record.js';
-import type { EntryRecord, RecordColumns, RecordDetail, StorableEntry } from './entry-record.js';
+import { asRecord, entryFromRecord, isEncoded, summaryFromRecord } from './entry-record.js';
+import type { EncodedRecord, RecordColumns, RecordDetail, StorableEntry } from './entry-record.js';
 import { EntrySequence, N_OF_SEQ, SEQ_OF, TS_OF_SEQ } from './entry-sequence.js';
 import type { SeqPosition } from './entry-sequence.js';
 import { ALL_DIM, forEachLabelValue, HOUR_MS, hourOf, labelledDim, modelValue } from './rollup.js';
 import { DAY_MS, dayOf, SegmentFiles } from './segment-files.js';
-import { readHead, SegmentBatch } from './segment-record.js';
+import { encodeRecord, readHead, SegmentBatch } from './segment-record.js';
 import type { RecordHead } from './segment-record.js';
 import { PAGE_COLUMNS, PageRows } from './sqlite-page-rows.js';
 import { HourlyRollups, insertRollups } from './sqlite-rollups.js';
@@ -71,7 +71,6 @@ const PURGE_CHUNK = 1000;
 const SEARCH_BATCH = 1000;
 // A record's head is read with this many bytes first; longer heads take a second read.
 const HEAD_READ = 4096;
-const SEGMENT_TEXT_BYTES = 1 << 20;
 // Rows per INSERT statement. Each call into better-sqlite3 and each statement run costs about
 // as much as binding a whole row; one statement for up to this many rows pays it once. Beyond
 // it, the gain is lost in the noise (and a statement's variables are bounded).
@@ -139,7 +138,7 @@ export class SqliteAuditStore implements AuditStore {
   readonly #rawLabelled: Statement;
   readonly #purgeEntries: Statement;
   readonly #rowsOfDay: Statement;
-  readonly #insertBatch: (records: readonly EntryRecord[], at: readonly number[], sizes: readonly number[], rollups: InsertRollups | null, also: (() => void) | null) => void;
+  readonly #insertBatch: (records: readonly EncodedRecord[], at: readonly number[], sizes: readonly number[], rollups: InsertRollups | null, also: (() => void) | null) => void;
   /** Per day of the batch being written: its records' bytes, for one write each. */
   readonly #segments = new Map<number, SegmentBatch>();
   readonly #head = Buffer.allocUnsafe(HEAD_READ);
@@ -192,7 +191,7 @@ export class SqliteAuditStore implements AuditStore {
     const last = db.prepare(`SELECT ${TS_OF_SEQ} AS ts, ${N_OF_SEQ} AS n FROM audit_entries ORDER BY seq DESC LIMIT 1`).get() as SeqPosition | undefined;
     const highestN = db.prepare(`SELECT MAX(seq) - ${SEQ_OF} FROM audit_entries WHERE seq >= ${SEQ_OF} AND seq < ${SEQ_OF}`).pluck();
     this.#sequence = new EntrySequence(last ?? null, (ts) => highestN.get(ts, 0, ts, 0, ts + 1, 0) as number | null);
-    this.#insertBatch = db.transaction((records: readonly EntryRecord[], at: readonly number[], sizes: readonly number[], rollups: InsertRollups | null, also: (() => void) | null) => {
+    this.#insertBatch = db.transaction((records: readonly EncodedRecord[], at: readonly number[], sizes: readonly number[], rollups: InsertRollups | null, also: (() => void) | null) => {
       try {
         this.#insertRows(records, at, sizes, rollups);
         also?.();
@@ -202,7 +201,7 @@ export class SqliteAuditStore implements AuditStore {
     });
     try {
       // Version 1 counted its entries in the rollups already.
-      moveV1Rows(db, (records, also) => this.#write(records, null, also));
+      moveV1Rows(db, (records, also) => this.#write(records.map(encodeRecord), null, also));
     } catch (err) {
       this.close();
       throw err;
@@ -214,7 +213,7 @@ export class SqliteAuditStore implements AuditStore {
     this.#open();
     if (entries.length === 0) return;
     const rollups = insertRollups();
-    this.#write(entries.map(asRecord), rollups, null);
+    this.#write(entries.map(encodedOf), rollups, null);
     this.#rollups.committed(rollups);
   }
 
@@ -364,7 +363,7 @@ export class SqliteAuditStore implements AuditStore {
   }
 
   /** The batch's bytes to its day's segment (one write per day), then its rows in one transaction. */
-  #write(records: readonly EntryRecord[], rollups: InsertRollups | null, also: (() => void) | null): void {
+  #write(records: readonly EncodedRecord[], rollups: InsertRollups | null, also: (() => void) | null): void {
     const segments = this.#segments;
     for (const segment of segments.values()) segment.reset();
     const at: number[] = new Array<number>(records.length);
@@ -372,7 +371,7 @@ export class SqliteAuditStore implements AuditStore {
     for (let i = 0; i < records.length; i++) {
       const day = dayOf(records[i]!.ts);
       let segment = segments.get(day);
-      if (segment === undefined) segments.set(day, (segment = new SegmentBatch(SEGMENT_TEXT_BYTES)));
+      if (segment === undefined) segments.set(day, (segment = new SegmentBatch()));
       const start = segment.add(records[i]!);
       at[i] = start;
       sizes[i] = segment.length - start;
@@ -385,7 +384,7 @@ export class SqliteAuditStore implements AuditStore {
     this.#insertBatch(records, at, sizes, rollups, also);
   }
 
-  #insertRows(records: readonly EntryRecord[], at: readonly number[], sizes: readonly number[], rollups: InsertRollups | null): void {
+  #insertRows(records: readonly EncodedRecord[], at: readonly number[], sizes: readonly number[], rollups: InsertRollups | null): void {
     const segments = this.#segments;
     const sequence = this.#sequence;
     const ns: number[] = new Array<number>(ROWS_PER_INSERT);
@@ -514,4 +513,8 @@ function columnsOf(row: PageRow): RecordColumns {
 function labelsText(labels: AuditEntry['labels']): string | null {
   for (const _ in labels) return JSON.stringify(labels);
   return null;
+}
+
+function encodedOf(e: StorableEntry): EncodedRecord {
+  return isEncoded(e) ? e : encodeRecord(asRecord(e));
 }

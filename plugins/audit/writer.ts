@@ -1,8 +1,8 @@
 // Batches audit entries off the request path. push() is all a request pays: an array push and,
 // once per event-loop turn, an immediate. That immediate serialises the turn's few captures
-// into records (strings and the body buffers), so the work is spread over the turns instead of
-// holding the loop for a whole batch at flush time, and the requests' object graphs are let go
-// young instead of surviving into the old generation. Writes happen in one store transaction
+// into records (the audit plugin encodes them as their segment bytes: entry-record.ts), so the
+// work is spread over the turns instead of holding the loop for a whole batch at flush time,
+// and the requests' object graphs are let go young instead of surviving into the old generation. Writes happen in one store transaction
 // per batch, when the timer fires or a batch is full. Nothing is dropped:
 //   - beyond max_queue entries in memory, new ones go to the spill file (spill.ts);
 //   - a failed write keeps its entries in memory and retries (backing off), and what exceeds
