@@ -1,0 +1,70 @@
+// The relay's writes to the client: a burst of pass-through events goes out as one write, cut
+// only around an event the client must not get.
+import { expect } from 'chai';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fixtureText } from '../../test/helpers/fixtures.js';
+import { RequestContext } from '../context.js';
+import { streamReply } from '../reply.js';
+import type { RouteSpec } from '../routes.js';
+import { UpstreamBody } from '../upstream-body.js';
+import { chatStreamFormat } from './chat-format.js';
+import { ChatPassthroughStream } from './passthrough.js';
+import { relayStream } from './relay.js';
+
+const RECORDED = fixtureText('recorded/openai/chat_completion_stream.txt');
+const CONTENT = RECORDED.slice(0, RECORDED.lastIndexOf('data: [DONE]'));
+const USAGE_EVENT = 'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":17,"completion_tokens":4,"total_tokens":21}}\n\n';
+const DONE_EVENT = 'data: [DONE]\n\n';
+
+/** A response that records each write. */
+function recordingResponse(): ServerResponse & { writes: string[] } {
+  const writes: string[] = [];
+  const res = {
+    writes,
+    headersSent: false,
+    destroyed: false,
+    writableEnded: false,
+    statusCode: 200,
+    setHeader() {},
+    write(chunk: Buffer | string) {
+      res.headersSent = true;
+      writes.push(chunk.toString());
+      return true;
+    },
+    end() {
+      res.writableEnded = true;
+    },
+    once() {},
+    off() {},
+  };
+  return res as unknown as ServerResponse & { writes: string[] };
+}
+
+/** Relays `events`, handed over by undici as one frame each within one socket read. */
+async function relay(events: string[], includeUsage: boolean): Promise<string[]> {
+  const route: RouteSpec = { method: 'POST', path: '/v1/chat/completions', access: 'client', operation: 'chat', body: 'json', streamFormat: chatStreamFormat, handler: null };
+  const req = { method: 'POST', url: route.path, headers: {}, socket: {} } as unknown as IncomingMessage;
+  const res = recordingResponse();
+  const ctx = new RequestContext(req, res, route, {}, route.path);
+  ctx.stream = true;
+  ctx.body = { stream_options: { include_usage: includeUsage } };
+  const body = new UpstreamBody('openai');
+  const done = relayStream(ctx, streamReply(body, new ChatPassthroughStream('openai')), chatStreamFormat);
+  for (const event of events) body.push(Buffer.from(event));
+  body.finish();
+  await done;
+  return res.writes;
+}
+
+describe('stream relay writes', () => {
+  const events = [...CONTENT.split(/(?<=\n\n)/), USAGE_EVENT, DONE_EVENT];
+
+  it('writes a burst whose usage chunk the client asked for as one write, byte for byte', async () => {
+    expect(events.length).to.be.greaterThan(5);
+    expect(await relay(events, true)).to.deep.equal([events.join('')]);
+  });
+
+  it('cuts the burst only around the usage chunk a client did not ask for', async () => {
+    expect(await relay(events, false)).to.deep.equal([CONTENT, DONE_EVENT]);
+  });
+});
