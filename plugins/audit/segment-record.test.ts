@@ -45,6 +45,14 @@ describe('audit segment record encoding', () => {
     }
   });
 
+  it('keeps each record its own bytes across slabs, and gives one too big for a slab a buffer of its own', () => {
+    const big = 'x'.repeat(300 * 1024);
+    const many = Array.from({ length: 400 }, (_, i) => ({ ...recordFromEntry(syntheticEntry({ id: `m${i}`, ts: T0 + i })), request_body: i % 100 === 7 ? big : `body ${i} ✓` }));
+    const encoded = many.map(encodeRecord);
+    for (let i = 0; i < many.length; i++) expect(decodeRecord(encoded[i]!)).to.deep.equal(entryOf(many[i]!));
+    expect(encoded[7]!.encoded.buffer).not.to.equal(encoded[6]!.encoded.buffer);
+  });
+
   it('spills an encoded record as the whole entry, as it spills any other', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sluice-segment-record-'));
     try {

@@ -11,6 +11,7 @@ import type { AuditEntry } from './entry.js';
 import { entryFromRecord } from './entry-record.js';
 import type { EncodedRecord, EntryRecord, RecordDetail } from './entry-record.js';
 import { detailOf } from './record-detail.js';
+import * as slab from './record-slab.js';
 
 export interface RecordHead {
   id: string;
@@ -62,8 +63,9 @@ export class SegmentBatch {
 }
 
 /**
- * A record's bytes, laid out as above, in one buffer sized to fit: the bodies received or sent
- * are copied in as bytes (a memcpy each), text is encoded once. The columns stay values.
+ * A record's bytes, laid out as above, written in place into a slab (record-slab.ts): the bodies
+ * received or sent are copied in as bytes (a memcpy each), text is encoded once. The columns
+ * stay values.
  */
 export function encodeRecord(r: EntryRecord): EncodedRecord {
   const request = r.request_body;
@@ -72,15 +74,16 @@ export function encodeRecord(r: EntryRecord): EncodedRecord {
   const responseLength = response === null ? -1 : typeof response === 'string' ? Buffer.byteLength(response) : response.length;
   const head = `[${JSON.stringify(r.id)},${requestLength},${responseLength},`;
   const detail = r.detail;
-  const size = Buffer.byteLength(head) + Buffer.byteLength(detail) + 3 + Math.max(requestLength, 0) + Math.max(responseLength, 0);
-  const bytes = Buffer.allocUnsafe(size);
-  let at = bytes.write(head, 0);
+  // UTF-8 takes at most 3 bytes per UTF-16 unit of the text.
+  const bytes = slab.roomFor(3 * (head.length + detail.length) + 3 + Math.max(requestLength, 0) + Math.max(responseLength, 0));
+  const start = slab.start();
+  let at = start + bytes.write(head, start);
   at += bytes.write(detail, at);
   bytes[at++] = CLOSE;
   bytes[at++] = NEWLINE;
   if (request !== null) at += put(bytes, at, request);
   if (response !== null) at += put(bytes, at, response);
-  bytes[at] = NEWLINE;
+  bytes[at++] = NEWLINE;
   return {
     id: r.id,
     ts: r.ts,
@@ -94,7 +97,7 @@ export function encodeRecord(r: EntryRecord): EncodedRecord {
     total_tokens: r.total_tokens,
     cost_pico: r.cost_pico,
     labels: r.labels,
-    encoded: bytes,
+    encoded: slab.take(at - start),
   };
 }
 
