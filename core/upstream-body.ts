@@ -31,11 +31,9 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   #wake: (() => void) | null = null;
   #consumer: BodyConsumer | null = null;
   #controller: Dispatcher.DispatchController | null = null;
-  /** Push mode: the frames of the read being parsed, not yet delivered. */
+  /** Push mode: the frames of the read being parsed, not yet delivered (a delivery is queued once the first arrives). */
   #held: Buffer[] = [];
-  #deliveryQueued = false;
-  readonly #deliverQueued = (): void => {
-    this.#deliveryQueued = false;
+  readonly #deliverHeld = (): void => {
     this.#deliver();
   };
 
@@ -51,11 +49,7 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   /** @internal */
   push(chunk: Buffer): void {
     if (this.#consumer !== null) {
-      this.#held.push(chunk);
-      if (!this.#deliveryQueued) {
-        this.#deliveryQueued = true;
-        queueMicrotask(this.#deliverQueued);
-      }
+      if (this.#held.push(chunk) === 1) queueMicrotask(this.#deliverHeld);
       return;
     }
     this.#chunks.push(chunk);

@@ -31,7 +31,8 @@ function recordingResponse(): ServerResponse & { writes: string[] } {
       writes.push(chunk.toString());
       return true;
     },
-    end() {
+    end(chunk?: Buffer | string) {
+      if (chunk !== undefined) writes.push(chunk.toString());
       res.writableEnded = true;
     },
     once() {},
@@ -66,5 +67,15 @@ describe('stream relay writes', () => {
 
   it('cuts the burst only around the usage chunk a client did not ask for', async () => {
     expect(await relay(events, false)).to.deep.equal([CONTENT, DONE_EVENT]);
+  });
+
+  it("sends the events before an error in the same burst, then the contract's error event, last", async () => {
+    const error = 'data: {"error":{"message":"the model is overloaded","type":"server_error","code":"overloaded"}}\n\n';
+    const writes = await relay([...CONTENT.split(/(?<=\n\n)/), error, DONE_EVENT], true);
+    expect(writes).to.have.length(2);
+    expect(writes[0]).to.equal(CONTENT);
+    const last = JSON.parse(writes[1]!.replace(/^data: /, '')) as { error: { message: string; provider: string } };
+    expect(writes[1]).to.match(/^data: \{.*\}\n\n$/s);
+    expect(last.error).to.include({ message: 'the model is overloaded', provider: 'openai' });
   });
 });

@@ -9,7 +9,7 @@
 // a batch's records then go to their day's file in one writev.
 import type { AuditEntry } from './entry.js';
 import { entryFromRecord } from './entry-record.js';
-import type { EncodedRecord, EntryRecord, RecordDetail } from './entry-record.js';
+import type { EncodedRecord, EntryRecord, RecordColumns, RecordDetail } from './entry-record.js';
 import { detailOf } from './record-detail.js';
 import * as slab from './record-slab.js';
 
@@ -110,10 +110,19 @@ export function decodeRecord(e: EncodedRecord): AuditEntry {
   const bytes = e.encoded;
   const head = readHead(bytes, 0, bytes.length);
   if (head === null) throw new Error(`audit record ${e.id} is not readable`);
+  return entryOfBytes(e, head, bytes, bytes.length);
+}
+
+/**
+ * The entry of the record whose head is `head`, its bytes the first `read` of `bytes`, its
+ * columns from its row. Bodies that did not make it to the file (a crash) are left out.
+ */
+export function entryOfBytes(columns: RecordColumns, head: RecordHead, bytes: Buffer, read: number): AuditEntry {
   const requestStart = head.headLength;
   const responseStart = requestStart + Math.max(head.requestLength, 0);
+  if (responseStart + Math.max(head.responseLength, 0) > read) return entryFromRecord(columns, head.detail, null, null);
   return entryFromRecord(
-    e,
+    columns,
     head.detail,
     head.requestLength < 0 ? null : bytes.toString('utf8', requestStart, responseStart),
     head.responseLength < 0 ? null : bytes.toString('utf8', responseStart, responseStart + head.responseLength),

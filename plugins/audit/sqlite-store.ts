@@ -19,7 +19,7 @@ import { EntrySequence, N_OF_SEQ, SEQ_OF, TS_OF_SEQ } from './entry-sequence.js'
 import type { SeqPosition } from './entry-sequence.js';
 import { ALL_DIM, forEachLabelValue, HOUR_MS, hourOf, labelledDim, modelValue } from './rollup.js';
 import { DAY_MS, dayOf, SegmentFiles } from './segment-files.js';
-import { encodeRecord, readHead, SegmentBatch } from './segment-record.js';
+import { encodeRecord, entryOfBytes, readHead, SegmentBatch } from './segment-record.js';
 import type { RecordHead } from './segment-record.js';
 import { PAGE_COLUMNS, PageRows } from './sqlite-page-rows.js';
 import { HourlyRollups, insertRollups } from './sqlite-rollups.js';
@@ -226,16 +226,7 @@ export class SqliteAuditStore implements AuditStore {
     const head = readHead(bytes, 0, read);
     const columns = columnsOf(row);
     if (head === null || head.id !== row.id) return entryFromRecord(columns, LOST_DETAIL, null, null);
-    const requestStart = head.headLength;
-    const responseStart = requestStart + Math.max(head.requestLength, 0);
-    // The head made it, the bodies did not: what is known, without them.
-    if (responseStart + Math.max(head.responseLength, 0) > read) return entryFromRecord(columns, head.detail, null, null);
-    return entryFromRecord(
-      columns,
-      head.detail,
-      head.requestLength < 0 ? null : bytes.toString('utf8', requestStart, responseStart),
-      head.responseLength < 0 ? null : bytes.toString('utf8', responseStart, responseStart + head.responseLength),
-    );
+    return entryOfBytes(columns, head, bytes, read);
   }
 
   query(filter: AuditFilter, cursor: string | null, limit: number): AuditPage {
