@@ -23,6 +23,7 @@ export class GatewayServer {
   /** Called by the pipeline when a request's work is over (bound once, not per request). */
   readonly #settled = (ctx: RequestContext): void => {
     this.#active.delete(ctx);
+    ctx.release();
     if (--this.#inFlight === 0 && this.#idle) this.#idle();
   };
 
