@@ -20,8 +20,8 @@ export class ChatFold extends StreamFold implements StreamTranslator<unknown> {
   readonly #budget = new LearningBudget();
   #ended = false;
 
-  protected fold(bytes: Buffer): void {
-    if (!this.#ended) this.#parser.feed(bytes, this, NO_SINK);
+  protected fold(events: Buffer | string): void {
+    if (!this.#ended) this.#parser.feed(events, this, NO_SINK);
   }
 
   protected finish(): unknown {

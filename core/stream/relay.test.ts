@@ -43,6 +43,11 @@ function recordingResponse(): ServerResponse & { writes: string[] } {
 
 /** Relays `events`, handed over by undici as one frame each within one socket read. */
 async function relay(events: string[], includeUsage: boolean): Promise<string[]> {
+  return (await relayed(events, includeUsage)).writes;
+}
+
+/** The same, with the response body the relay leaves for the audit log. */
+async function relayed(events: string[], includeUsage: boolean): Promise<{ writes: string[]; responseBody: unknown }> {
   const route: RouteSpec = { method: 'POST', path: '/v1/chat/completions', access: 'client', operation: 'chat', body: 'json', streamFormat: chatStreamFormat, handler: null };
   const req = { method: 'POST', url: route.path, headers: {}, socket: {} } as unknown as IncomingMessage;
   const res = recordingResponse();
@@ -54,7 +59,11 @@ async function relay(events: string[], includeUsage: boolean): Promise<string[]>
   for (const event of events) body.push(Buffer.from(event));
   body.finish();
   await done;
-  return res.writes;
+  return { writes: res.writes, responseBody: JSON.parse(JSON.stringify(ctx.responseBody)) };
+}
+
+function chunkEvent(delta: Record<string, unknown>, finish: string | null = null): string {
+  return `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
 }
 
 describe('stream relay writes', () => {
@@ -78,4 +87,20 @@ describe('stream relay writes', () => {
     expect(writes[1]).to.match(/^data: \{.*\}\n\n$/s);
     expect(last.error).to.include({ message: 'the model is overloaded', provider: 'openai' });
   });
+
+  // An ASCII burst is folded from the text the relay scanned; any other from its bytes.
+  for (const tokens of [['Hello', ' there', ', friend'], ['Gr', 'üß', ' Gott', ', 日本', ' 🎉']]) {
+    it(`folds a burst of ${tokens.join('')} into the completion the client was sent`, async () => {
+      const burst = [chunkEvent({ role: 'assistant', content: '' }), ...tokens.map((t) => chunkEvent({ content: t })), chunkEvent({}, 'stop'), DONE_EVENT];
+      const { writes, responseBody } = await relayed(burst, false);
+      expect(writes).to.deep.equal([burst.join('')]);
+      expect(responseBody).to.deep.equal({
+        id: 'c',
+        object: 'chat.completion',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, message: { role: 'assistant', content: tokens.join('') }, finish_reason: 'stop' }],
+      });
+    });
+  }
 });

@@ -14,6 +14,7 @@
 //
 // An upstream body from core/http-client.ts is consumed in push mode (no promise per chunk);
 // any other source (an in-process generator such as the demo provider's) is iterated.
+import { isAscii } from 'node:buffer';
 import type { RequestContext } from '../context.js';
 import { toGatewayError } from '../errors.js';
 import { upstreamError } from '../http-client.js';
@@ -224,7 +225,7 @@ class StreamRelay implements BodyConsumer {
       from = end;
     }
     if (unsent < events.length) ok = this.#writeBytes(unsent === 0 ? events : events.subarray(unsent)) && ok;
-    raw.fold.add(events);
+    raw.fold.add(isAscii(events) ? text : events);
     if (!raw.doneSent && DONE_LINE.test(text)) raw.doneSent = true;
     return ok;
   }

@@ -1,16 +1,18 @@
 // A pass-through stream's bytes, folded into the final object only when someone asks for it:
 // the audit log serialises it off the request path (JSON.stringify calls toJSON). A fold keeps
 // the bytes it is given by reference and folds them when asked, or once FOLD_AT of them wait,
-// so that a long generation holds its folded text rather than its whole event stream.
+// so that a long generation holds its folded text rather than its whole event stream. Events
+// that are ASCII may come as the text the relay already decoded to scan them: their UTF-8 text
+// is the same, and decoding them again cost a second copy of the stream per request.
 export const FOLD_AT = 64 * 1024;
 
 export abstract class StreamFold {
-  #pending: Buffer[] = [];
+  #pending: Array<Buffer | string> = [];
   #pendingBytes = 0;
   #result: unknown = undefined;
 
-  /** Bytes of whole events, in stream order. */
-  add(bytes: Buffer): void {
+  /** Whole events, in stream order: their bytes, or their text when every byte is ASCII. */
+  add(bytes: Buffer | string): void {
     this.#pending.push(bytes);
     this.#pendingBytes += bytes.length;
     if (this.#pendingBytes > FOLD_AT) this.#foldPending();
@@ -29,8 +31,8 @@ export abstract class StreamFold {
     return this.value();
   }
 
-  /** Fold these bytes into what the fold holds. */
-  protected abstract fold(bytes: Buffer): void;
+  /** Fold these events into what the fold holds. */
+  protected abstract fold(events: Buffer | string): void;
   /** The final object, once every byte was folded. */
   protected abstract finish(): unknown;
 
@@ -40,7 +42,7 @@ export abstract class StreamFold {
     this.#pendingBytes = 0;
     // A fold never throws: what it cannot read of a stream the client already got is left out.
     try {
-      for (const bytes of pending) this.fold(bytes);
+      for (const events of pending) this.fold(events);
     } catch {
       // The fold's own guards make this a bug; the relay and the audit entry must not pay for it.
     }
