@@ -21,21 +21,40 @@ export class ChatCompletionBuilder {
   #usage: ChatUsage | null = null;
 
   add(chunk: ChatCompletionChunk): void {
-    if (this.#id === '') {
-      this.#id = chunk.id;
-      this.#created = chunk.created;
-      this.#model = chunk.model;
-    }
+    this.start(chunk.id, chunk.created, chunk.model);
     if (chunk.system_fingerprint !== undefined) this.#fingerprint = chunk.system_fingerprint;
     if (chunk.usage) this.#usage = chunk.usage;
     const choices = chunk.choices;
     for (let i = 0; i < choices.length; i++) this.#fold(choices[i]!);
   }
 
+  /** Whether a chunk with an id was added: the completion's id, creation time and model are set. */
+  get started(): boolean {
+    return this.#id !== '';
+  }
+
+  /** A chunk's head: the completion takes the first one's. */
+  start(id: string, created: number, model: string): void {
+    if (this.#id !== '') return;
+    this.#id = id;
+    this.#created = created;
+    this.#model = model;
+  }
+
+  /** A chunk's system fingerprint: the last one given stands. */
+  fingerprint(value: string | null): void {
+    this.#fingerprint = value;
+  }
+
   /** A chunk whose only news is text for one choice (the rest repeats an earlier chunk). */
   addContent(index: number, content: string): void {
     const state = this.#choice(index);
     state.content = (state.content ?? '') + content;
+  }
+
+  /** A chunk whose news for one choice is its finish reason. */
+  finish(index: number, reason: FinishReason): void {
+    this.#choice(index).finishReason = reason;
   }
 
   result(): ChatCompletion {

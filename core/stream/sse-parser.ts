@@ -16,6 +16,11 @@ export class SseParser {
   /** Events handed to a translator so far. */
   events = 0;
 
+  /** Nothing carried over: no line, event or character begun in an earlier chunk. */
+  get idle(): boolean {
+    return this.#pending === '' && this.#data === null && this.#event === undefined && !this.#split;
+  }
+
   /**
    * The text of the last chunk fed, when it stood alone: nothing carried in from the chunk
    * before (a line or a character begun there), nothing left over for the next.
