@@ -85,6 +85,8 @@ export class RequestContext {
   /** ms from start to the end of the response. */
   durationMs: number | null = null;
   readonly locals: ContextLocals = {} as ContextLocals;
+  /** @internal The server's slot for the request while it is in flight (core/in-flight.ts). */
+  inFlightSlot = -1;
 
   constructor(req: IncomingMessage, res: ServerResponse, route: RouteSpec, params: Record<string, string>, path: string) {
     this.startedAt = Date.now();

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RequestContext } from './context.js';
+import { InFlight } from './in-flight.js';
 import { methodNotAllowed, routeNotFound, shuttingDown } from './errors.js';
 import type { GatewayError } from './errors.js';
 import type { Pipeline } from './pipeline.js';
@@ -16,15 +17,14 @@ export class GatewayServer {
   readonly server: Server;
   readonly #routes: RouteTable;
   readonly #pipeline: Pipeline;
-  #inFlight = 0;
   #draining = false;
   #idle: (() => void) | null = null;
-  readonly #active = new Set<RequestContext>();
+  readonly #inFlight = new InFlight();
   /** Called by the pipeline when a request's work is over (bound once, not per request). */
   readonly #settled = (ctx: RequestContext): void => {
-    this.#active.delete(ctx);
+    this.#inFlight.delete(ctx.inFlightSlot);
     ctx.release();
-    if (--this.#inFlight === 0 && this.#idle) this.#idle();
+    if (this.#inFlight.size === 0 && this.#idle) this.#idle();
   };
 
   constructor(routes: RouteTable, pipeline: Pipeline, keepAliveTimeoutMs: number) {
@@ -69,8 +69,7 @@ export class GatewayServer {
     // (respond.ts), but a raw-body route's plugin takes the request over, and a handler may
     // write its own response: for those it is set now.
     if (spec.operation === null || spec.body === 'raw') res.setHeader('x-request-id', ctx.id);
-    this.#inFlight++;
-    this.#active.add(ctx);
+    ctx.inFlightSlot = this.#inFlight.add(ctx);
     // A client that goes away before the response is complete cancels the upstream call.
     res.on('close', () => {
       if (!res.writableFinished) ctx.abort.abort();
@@ -95,7 +94,7 @@ export class GatewayServer {
     this.#draining = true;
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeIdleConnections();
-    if (this.#inFlight > 0) {
+    if (this.#inFlight.size > 0) {
       const idle = new Promise<void>((resolve) => { this.#idle = resolve; });
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); });
@@ -103,8 +102,8 @@ export class GatewayServer {
       clearTimeout(timer);
       // Whatever is still running past the deadline is aborted; its price and log stages still
       // run, so its audit entry and spend are kept.
-      for (const ctx of this.#active) ctx.abort.abort();
-      if (this.#inFlight > 0) await Promise.race([idle, new Promise((r) => setTimeout(r, 2000))]);
+      this.#inFlight.forEach((ctx) => ctx.abort.abort());
+      if (this.#inFlight.size > 0) await Promise.race([idle, new Promise((r) => setTimeout(r, 2000))]);
     }
     this.server.closeAllConnections();
     await closed;
