@@ -2,8 +2,8 @@
 // Chunks in OpenAI's own serialisation are read a run at a time by one pattern
 // (canonical-chunks.ts); of the others, content chunks that repeat an earlier chunk's text
 // around a plain text delta add their text without being parsed (content-template.ts), and
-// every other event is parsed whole. An error event
-// ends the fold: the relay already answered it, and what came before stands.
+// every other event is parsed whole. An error event ends the fold: the relay already answered
+// it, and what came before stands.
 import type { ChatCompletionChunk } from '../types/chat.js';
 import { foldCanonicalChunks } from './canonical-chunks.js';
 import { ChatCompletionBuilder } from './chat-completion-builder.js';
