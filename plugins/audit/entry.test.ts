@@ -52,7 +52,7 @@ describe('audit entry', () => {
     usage.total_tokens = 13;
     ctx.usage = usage;
     ctx.cost = { total_usd: '0.0000033', source: 'computed', pico_usd: '3300000', lines: [] };
-    ctx.attempts.push({ provider: 'demo', model: 'echo', status: 200, error: null, duration_ms: 2.5 });
+    ctx.attempts.push({ provider: 'demo', model: 'echo', status: 200, error: null, duration_ms: 2.5000004 });
     const entry = materialize(toEntry(ctx, NONE), WHOLE);
     expect(entry).to.deep.equal({
       id: ctx.id,

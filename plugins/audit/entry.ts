@@ -12,7 +12,7 @@ import { parseDecimal, toPicos } from '../pricing/money.js';
 import { requestBody, responseBody } from './body-text.js';
 import { entryOf } from './entry-record.js';
 import type { EntryRecord, RecordDetail } from './entry-record.js';
-import { detailText } from './record-detail.js';
+import { detailText, roundMs } from './record-detail.js';
 
 export interface AuditError {
   type: string;
@@ -163,8 +163,8 @@ export function recordOf(c: CapturedEntry, options: MaterializeOptions): EntryRe
   const provider = target === null ? null : target.provider.name;
   const principal = c.principal;
   const detail: RecordDetail = {
-    duration_ms: c.durationMs === null ? null : round3(c.durationMs),
-    ttfb_ms: c.firstByteMs === null ? null : round3(c.firstByteMs),
+    duration_ms: c.durationMs === null ? null : roundMs(c.durationMs),
+    ttfb_ms: c.firstByteMs === null ? null : roundMs(c.firstByteMs),
     method: c.method,
     route: c.path,
     operation: c.operation,
@@ -241,7 +241,3 @@ function int(n: number | undefined): number {
   return n !== undefined && Number.isFinite(n) ? Math.round(n) : 0;
 }
 
-// Sub-microsecond digits of performance.now() differences are noise.
-function round3(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
-}

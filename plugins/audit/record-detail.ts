@@ -148,7 +148,12 @@ function costOf(a: CostArray): CostResult {
 }
 
 function attemptsArray(attempts: readonly Attempt[]): unknown[] {
-  return attempts.map((a) => [a.provider, a.model, a.status, a.error, a.duration_ms]);
+  return attempts.map((a) => [a.provider, a.model, a.status, a.error, roundMs(a.duration_ms)]);
+}
+
+/** Milliseconds as stored: sub-microsecond digits of performance.now() differences are noise. */
+export function roundMs(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
 }
 
 function attemptOf(a: [string, string, number, string | null, number]): Attempt {
