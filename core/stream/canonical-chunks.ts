@@ -45,23 +45,15 @@ const NEXT = chunkPattern(false);
  */
 export function foldCanonicalChunks(text: string, at: number, completion: ChatCompletionBuilder): number {
   for (;;) {
-    if (completion.started) return foldRun(NEXT, text, at, completion, 1);
-    FIRST.lastIndex = at;
-    const m = FIRST.exec(text);
+    const first = !completion.started;
+    const pattern = first ? FIRST : NEXT;
+    pattern.lastIndex = at;
+    const m = pattern.exec(text);
     if (m === null) return at;
-    completion.start(m[1]!, Number(m[2]), m[3]!);
-    foldMatch(m, 4, completion);
-    at = FIRST.lastIndex;
-  }
-}
-
-function foldRun(pattern: RegExp, text: string, at: number, completion: ChatCompletionBuilder, first: number): number {
-  pattern.lastIndex = at;
-  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-    foldMatch(m, first, completion);
+    if (first) completion.start(m[1]!, Number(m[2]), m[3]!);
+    foldMatch(m, first ? 4 : 1, completion);
     at = pattern.lastIndex;
   }
-  return at;
 }
 
 /** The groups from `g` on: system fingerprint, text token, finish reason. */

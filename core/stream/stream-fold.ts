@@ -12,9 +12,9 @@ export abstract class StreamFold {
   #result: unknown = undefined;
 
   /** Whole events, in stream order: their bytes, or their text when every byte is ASCII. */
-  add(bytes: Buffer | string): void {
-    this.#pending.push(bytes);
-    this.#pendingBytes += bytes.length;
+  add(events: Buffer | string): void {
+    this.#pending.push(events);
+    this.#pendingBytes += events.length;
     if (this.#pendingBytes > FOLD_AT) this.#foldPending();
   }
 
