@@ -1,7 +1,10 @@
 // Start and stop: health endpoints, graceful shutdown (in-flight streams finish, new
 // connections are refused, a kept-alive one gets 503), and model discovery that never holds
 // the gateway back.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -121,10 +124,13 @@ describe('health and graceful shutdown @integration', () => {
     expect(JSON.parse(body)).to.deep.equal({ error: { message: 'the gateway is shutting down', type: 'internal_error', code: 'shutting_down', param: null } });
   });
 
-  it('cuts a stream that outlives server.shutdown_timeout_ms, and still closes', async () => {
+  it('cuts a stream that outlives server.shutdown_timeout_ms, still closes, and keeps its audit entry', async () => {
     await gw.close();
-    gw = await startTestGateway({ config: { server: { shutdown_timeout_ms: 100 }, providers: { demo: { stream_delay_ms: 200 } } } });
+    const dataDir = mkdtempSync(join(tmpdir(), 'sluice-test-'));
+    const config = { server: { shutdown_timeout_ms: 100 }, providers: { demo: { stream_delay_ms: 200 } } };
+    gw = await startTestGateway({ dataDir, config });
     const res = await gw.fetch('/v1/chat/completions', { method: 'POST', body: SLOW_STREAM });
+    const id = res.headers.get('x-request-id')!;
     const body = res.text().then(
       (t) => t,
       () => '',
@@ -134,6 +140,16 @@ describe('health and graceful shutdown @integration', () => {
     await gw.close();
     expect(Date.now() - started).to.be.below(1000);
     expect(reassemble(await body).done).to.equal(false);
+    // Nothing accepted is lost: the cut request was logged before the process let go.
+    gw = await startTestGateway({ dataDir, config });
+    try {
+      const entry = await gw.fetch(`/admin/audit/${id}`);
+      expect(entry.status).to.equal(200);
+      expect(await entry.json()).to.include({ id, model: 'demo/lorem', stream: true });
+    } finally {
+      await gw.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
