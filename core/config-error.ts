@@ -4,6 +4,7 @@ import type { ErrorObject } from 'ajv';
 
 export type StartupErrorCode =
   | 'SLUICE_ERR_CONFIG_NOT_FOUND'
+  | 'SLUICE_ERR_CONFIG_UNREADABLE'
   | 'SLUICE_ERR_CONFIG_PARSE'
   | 'SLUICE_ERR_CONFIG_INVALID'
   | 'SLUICE_ERR_PLUGIN_NOT_FOUND'

@@ -170,6 +170,17 @@ describe('config', () => {
       expect(err.toString()).to.equal(`SLUICE_ERR_CONFIG_NOT_FOUND ${missing}: config file not found (GATEWAY_CONFIG)`);
     });
 
+    it('an empty GATEWAY_CONFIG is unset: the defaults, not the working directory read as a file', () => {
+      const loaded = loadConfig({ env: { GATEWAY_CONFIG: '' } });
+      expect(loaded.config.server.port).to.equal(8080);
+    });
+
+    it('a config path that is a directory is SLUICE_ERR_CONFIG_UNREADABLE, in one line', () => {
+      const err = startupError(() => loadConfig({ env: { GATEWAY_CONFIG: dir } }));
+      expect(err.code).to.equal('SLUICE_ERR_CONFIG_UNREADABLE');
+      expect(err.toString()).to.equal(`SLUICE_ERR_CONFIG_UNREADABLE ${dir}: cannot read the config file (EISDIR)`);
+    });
+
     it('an empty file is a valid config (all defaults)', () => {
       const path = yamlFile('empty.yaml', '# nothing yet\n');
       expect(loadConfig({ path, env: {} }).config.server.port).to.equal(8080);

@@ -93,7 +93,8 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   let source = '<defaults>';
   let baseDir = process.cwd();
   let operator: Record<string, unknown> = {};
-  const explicit = options.path ?? env['GATEWAY_CONFIG'];
+  // An empty variable is an unset one, as for every other variable the config reads.
+  const explicit = options.path ?? (env['GATEWAY_CONFIG'] || undefined);
   if (options.overrides) {
     operator = expand(options.overrides, env) as Record<string, unknown>;
     source = '<inline config>';
@@ -150,7 +151,15 @@ function pluginEntryProblem(entry: unknown): string | null {
 function readYaml(absolute: string, shown: string, env: Record<string, string | undefined>): Record<string, unknown> {
   // Without prettyErrors the yaml package gives offsets only; the counter turns them into line:col.
   const lines = new LineCounter();
-  const doc = parseDocument(readFileSync(absolute, 'utf8'), { prettyErrors: false, lineCounter: lines });
+  let text: string;
+  try {
+    text = readFileSync(absolute, 'utf8');
+  } catch (err) {
+    // A directory, or a file the gateway's user may not read: the operator's to fix, not a bug.
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new StartupError('SLUICE_ERR_CONFIG_UNREADABLE', `${shown}: cannot read the config file (${code})`);
+  }
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter: lines });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     const pos = lines.linePos(e.pos[0]);
