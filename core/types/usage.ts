@@ -19,6 +19,11 @@ export interface Usage {
   provider_cost_usd?: number;
   /** The provider's usage object as received, for the audit log. */
   raw?: unknown;
+  /**
+   * Set when `raw` is the top-level `usage` member of a response body forwarded as the provider's
+   * own bytes: a store that keeps the body can then keep `raw` as a reference to it, not a copy.
+   */
+  raw_in_body?: true;
 }
 
 export function emptyUsage(): Usage {

@@ -6,7 +6,7 @@
 // columns). Whole AuditEntries (tests, spill files) convert to it, and it converts back.
 import type { AuditEntry, AuditSummary } from './entry.js';
 import { bodyText } from './body-text.js';
-import { detailOf, detailText } from './record-detail.js';
+import { detailOf, detailText, usageWithBodyRaw } from './record-detail.js';
 
 export interface EntryRecord {
   id: string;
@@ -164,7 +164,7 @@ export function entryFromRecord(c: RecordColumns, d: RecordDetail, requestBody: 
   entry.request_body_truncated = d.request_body_truncated;
   entry.response_body = responseBody;
   entry.response_body_truncated = d.response_body_truncated;
-  entry.usage = d.usage;
+  entry.usage = d.usage !== null && d.usage.raw_in_body === true ? usageWithBodyRaw(d.usage, responseBody) : d.usage;
   entry.cost = d.cost;
   entry.attempts = d.attempts;
   return entry;

@@ -5,7 +5,7 @@ import { badRequest } from '../../core/errors.js';
 import type { Provider, Target } from '../../core/provider.js';
 import type { RouteSpec } from '../../core/routes.js';
 import { emptyUsage } from '../../core/types/usage.js';
-import { isUnpriced, materialize, toEntry } from './entry.js';
+import { isUnpriced, materialize, recordOf, toEntry } from './entry.js';
 import { isCredentialHeader, redactHeaders } from './redact.js';
 
 const ROUTE: RouteSpec = { method: 'POST', path: '/v1/chat/completions', access: 'client', operation: 'chat', body: 'json', streamFormat: null, handler: null };
@@ -154,6 +154,57 @@ describe('audit entry', () => {
     expect(whole.request_body).to.equal('{"text":"ééééé"}');
     expect(whole.request_body_truncated).to.equal(false);
     expect(whole.response_body_truncated).to.equal(false);
+  });
+
+  describe("a provider's raw usage already in the response body", () => {
+    const RAW = { prompt_tokens: 41, completion_tokens: 10, total_tokens: 51, prompt_tokens_details: { cached_tokens: 0 } };
+    const BODY = `{"id":"chatcmpl-1","object":"chat.completion","choices":[],"usage":${JSON.stringify(RAW)},"system_fingerprint":"fp_1"}`;
+
+    function pricedContext(responseBody: unknown, raw: unknown, marked: boolean): RequestContext {
+      const ctx = makeContext();
+      ctx.target = TARGET;
+      ctx.responseBody = responseBody;
+      const usage = emptyUsage();
+      usage.input_tokens = 41;
+      usage.output_tokens = 10;
+      usage.total_tokens = 51;
+      usage.raw = raw;
+      if (marked) usage.raw_in_body = true;
+      ctx.usage = usage;
+      return ctx;
+    }
+
+    /** The detail's usage array as stored: the record's JSON text, parsed. */
+    function storedUsage(ctx: RequestContext, maxBodyBytes: number | null = null): unknown[] {
+      return (JSON.parse(recordOf(toEntry(ctx, NONE), { maxBodyBytes }).detail) as unknown[][])[18]!;
+    }
+
+    it('is stored as a reference to forwarded bytes a provider marked, and read back from them', () => {
+      const ctx = pricedContext(Buffer.from(BODY), structuredClone(RAW), true);
+      expect(storedUsage(ctx)).to.deep.equal([41, 10, 51, 0, 0, 0, 0, 0, null, null, 1]);
+      const entry = materialize(toEntry(ctx, NONE), WHOLE);
+      expect(entry.response_body).to.equal(BODY);
+      expect(entry.usage).to.deep.equal({ ...emptyUsage(), input_tokens: 41, output_tokens: 10, total_tokens: 51, raw: RAW });
+      expect(entry.usage).not.to.have.property('raw_in_body');
+    });
+
+    it('is copied when the bytes are not marked, or the body was cut', () => {
+      expect(storedUsage(pricedContext(Buffer.from(BODY), RAW, false))[9]).to.deep.equal(RAW);
+      const cut = pricedContext(Buffer.from(BODY), RAW, true);
+      expect(storedUsage(cut, 40)[9]).to.deep.equal(RAW);
+      expect(materialize(toEntry(cut, NONE), { maxBodyBytes: 40 }).usage!.raw).to.deep.equal(RAW);
+    });
+
+    it('is a reference when an object body (a folded stream) holds the same usage, a copy when it differs', () => {
+      const same = pricedContext({ id: 'chatcmpl-1', choices: [], usage: structuredClone(RAW) }, RAW, false);
+      expect(storedUsage(same)).to.have.length(11);
+      expect(materialize(toEntry(same, NONE), WHOLE).usage!.raw).to.deep.equal(RAW);
+      const other = pricedContext({ id: 'chatcmpl-1', choices: [], usage: { ...RAW, total_tokens: 52 } }, RAW, false);
+      expect(storedUsage(other)[9]).to.deep.equal(RAW);
+      // A translated provider's body carries OpenAI's usage, its raw usage is the provider's own.
+      const translated = pricedContext({ id: 'chatcmpl-1', choices: [], usage: RAW }, { input_tokens: 41, output_tokens: 10 }, false);
+      expect(materialize(toEntry(translated, NONE), WHOLE).usage!.raw).to.deep.equal({ input_tokens: 41, output_tokens: 10 });
+    });
   });
 
   it('records a failed call: the error, no usage, an unknown price without a provider', () => {

@@ -9,9 +9,12 @@ import type { GatewayError } from '../../core/errors.js';
 import type { Target } from '../../core/provider.js';
 import type { Usage } from '../../core/types/usage.js';
 import { parseDecimal, toPicos } from '../pricing/money.js';
+import { resolvedBody } from '../../core/stream/stream-fold.js';
 import { requestBody, responseBody } from './body-text.js';
+import type { StoredBody } from './body-text.js';
 import { entryOf } from './entry-record.js';
 import type { EntryRecord, RecordDetail } from './entry-record.js';
+import { jsonEqual } from './json-equal.js';
 import { detailText, roundMs } from './record-detail.js';
 
 export interface AuditError {
@@ -199,10 +202,22 @@ export function recordOf(c: CapturedEntry, options: MaterializeOptions): EntryRe
     total_tokens: int(usage?.total_tokens),
     cost_pico: pico,
     labels: c.labels,
-    detail: detailText(detail, c.headers),
+    detail: detailText(detail, c.headers, rawInStoredBody(usage, c.responseBody, response)),
     request_body: request.body,
     response_body: response.body,
   };
+}
+
+/**
+ * Whether the usage's raw object is the top-level `usage` of the response body as stored: bytes a
+ * provider plugin marked as holding it, or an object (a folded stream, a built completion) whose
+ * `usage` is the same data. A body cut by max_body_bytes may have lost it.
+ */
+function rawInStoredBody(usage: Usage | null, body: unknown, stored: StoredBody): boolean {
+  if (usage === null || usage.raw === undefined || stored.body === null || stored.truncated) return false;
+  if (Buffer.isBuffer(body)) return usage.raw_in_body === true;
+  const value = resolvedBody(body);
+  return typeof value === 'object' && value !== null && !Buffer.isBuffer(value) && jsonEqual((value as { usage?: unknown }).usage, usage.raw);
 }
 
 /** The whole entry a capture becomes once stored (what GET /admin/audit/{id} answers). */

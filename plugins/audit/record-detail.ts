@@ -15,9 +15,11 @@ const FIELDS = 21;
 
 /**
  * The detail's JSON text. `unredacted`: the original headers `d.request_headers` points at,
- * redacted as they are serialised (entry.ts passes the request's own, uncopied).
+ * redacted as they are serialised (entry.ts passes the request's own, uncopied). `rawInBody`:
+ * the usage's raw object is the stored response body's top-level `usage`, so it is stored as a
+ * reference to it (usageArray) and read back from the body (entryFromRecord).
  */
-export function detailText(d: RecordDetail, unredacted: IncomingHttpHeaders | null): string {
+export function detailText(d: RecordDetail, unredacted: IncomingHttpHeaders | null, rawInBody = false): string {
   const encoded = [
     d.duration_ms,
     d.ttfb_ms,
@@ -37,7 +39,7 @@ export function detailText(d: RecordDetail, unredacted: IncomingHttpHeaders | nu
     d.request_headers,
     d.request_body_truncated,
     d.response_body_truncated,
-    d.usage === null ? null : usageArray(d.usage),
+    d.usage === null ? null : usageArray(d.usage, rawInBody),
     costArray(d.cost),
     attemptsArray(d.attempts),
   ];
@@ -75,10 +77,17 @@ export function detailOf(value: unknown): RecordDetail | null {
 }
 
 // The neutral counts in order, then provider_cost_usd (null: none), then raw when there is one
-// (a raw null is kept: it is the array's length that says whether raw was there).
-function usageArray(u: Usage): unknown[] {
+// (a raw null is kept: it is the array's length that says whether raw was there), or null and
+// RAW_IN_BODY when raw is the stored response body's `usage`: a provider's usage object is most
+// of what JSON.stringify spends on a detail (a dozen keys), and the body holds it already.
+const RAW_IN_BODY = 1;
+
+function usageArray(u: Usage, rawInBody: boolean): unknown[] {
   const cost = u.provider_cost_usd ?? null;
   // Literals of their final length: an array grown by push is copied on the way.
+  if (rawInBody) {
+    return [u.input_tokens, u.output_tokens, u.total_tokens, u.cached_input_tokens, u.cache_write_tokens, u.reasoning_tokens, u.audio_input_tokens, u.audio_output_tokens, cost, null, RAW_IN_BODY];
+  }
   if (u.raw === undefined) {
     return [u.input_tokens, u.output_tokens, u.total_tokens, u.cached_input_tokens, u.cache_write_tokens, u.reasoning_tokens, u.audio_input_tokens, u.audio_output_tokens, cost];
   }
@@ -97,8 +106,28 @@ function usageOf(a: unknown[]): Usage {
     audio_output_tokens: a[7] as number,
   };
   if (a[8] !== null) usage.provider_cost_usd = a[8] as number;
-  if (a.length > 9) usage.raw = a[9];
+  // Marked for entryFromRecord, which has the body to read raw from.
+  if (a.length > 10 && a[10] === RAW_IN_BODY) usage.raw_in_body = true;
+  else if (a.length > 9) usage.raw = a[9];
   return usage;
+}
+
+/** The usage as read back: a raw kept in the body taken from the body's text (gone with the body). */
+export function usageWithBodyRaw(usage: Usage, responseBody: string | null): Usage {
+  const { raw_in_body: _marked, ...rest } = usage;
+  const raw = bodyUsage(responseBody);
+  if (raw !== undefined) rest.raw = raw;
+  return rest;
+}
+
+function bodyUsage(body: string | null): unknown {
+  if (body === null) return undefined;
+  try {
+    const value: unknown = JSON.parse(body);
+    return typeof value === 'object' && value !== null ? (value as { usage?: unknown }).usage : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 // The pricing plugin's breakdown, {total_usd, source, pico_usd, lines: [{item, quantity,

@@ -5,6 +5,7 @@ import { jsonReply } from '../../core/reply.js';
 import type { EmbeddingsResponse } from '../../core/types/embeddings.js';
 import { emptyUsage } from '../../core/types/usage.js';
 import type { Usage } from '../../core/types/usage.js';
+import { usageOfForwardedBody } from '../../core/usage-mapping.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 import { serializeWith } from './request-body.js';
 import { postJson, readRaw, usageMember } from './upstream-call.js';
@@ -23,6 +24,7 @@ export function embeddingsHandler(upstream: UpstreamClient, ep: OpenAIEndpoint):
     const payload = serializeWith(ctx.body!, { model: target.model });
     const res = await postJson(upstream, ep, ctx, ep.url('/embeddings', target.model), payload);
     const raw = await readRaw(res);
-    return jsonReply(undefined, embeddingsUsage(usageMember<EmbeddingsResponse['usage']>(ep.name, raw) ?? undefined), raw, res.statusCode);
+    const usage = embeddingsUsage(usageMember<EmbeddingsResponse['usage']>(ep.name, raw) ?? undefined);
+    return jsonReply(undefined, usageOfForwardedBody(usage), raw, res.statusCode);
   };
 }

@@ -5,6 +5,7 @@ import { jsonReply, streamReply } from '../../core/reply.js';
 import type { JsonReply } from '../../core/reply.js';
 import { ResponsesPassthroughStream } from '../../core/stream/passthrough.js';
 import type { ResponsesUsage } from '../../core/types/responses.js';
+import { usageOfForwardedBody } from '../../core/usage-mapping.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 import { upstreamReasoning } from './reasoning.js';
 import { serializeWith } from './request-body.js';
@@ -22,7 +23,7 @@ function responsesPayload(ep: OpenAIEndpoint, body: Record<string, unknown>, tar
 /** A Responses-shaped answer forwarded as its bytes, with its usage read from them. */
 function responsesReply(ep: OpenAIEndpoint, raw: Buffer, status: number): JsonReply {
   const usage = usageMember<ResponsesUsage>(ep.name, raw);
-  return jsonReply(undefined, usage ? ep.usageFromResponses(usage) : null, raw, status);
+  return jsonReply(undefined, usageOfForwardedBody(usage ? ep.usageFromResponses(usage) : null), raw, status);
 }
 
 export function responsesHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {
