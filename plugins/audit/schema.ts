@@ -25,7 +25,7 @@ export const auditSchema = {
     retention_days: { type: 'integer', minimum: 0, default: 30 },
     max_body_bytes: { type: ['integer', 'null'], minimum: 0, default: null },
     max_queue: { type: 'integer', minimum: 1, default: 50_000 },
-    batch_size: { type: 'integer', minimum: 1, maximum: 10_000, default: 100 },
+    batch_size: { type: 'integer', minimum: 1, maximum: 10_000, default: 1000 },
     flush_interval_ms: { type: 'integer', minimum: 1, maximum: 60_000, default: 100 },
   },
 } as const;
