@@ -29,9 +29,20 @@ describe('lastObjectMember', () => {
     expect(lastObjectMember(b('{"usage"'), USAGE)).to.equal(undefined);
     expect(lastObjectMember(b('{"a":1} "usage"'), USAGE)).to.equal(undefined);
   });
-  it('takes the last occurrence, also at the very start, and skips backslashes inside its strings', () => {
-    expect(lastObjectMember(b('"usage":{"a":1}'), USAGE)).to.deep.equal({ a: 1 });
-    expect(lastObjectMember(b('{"usage":{"a":1},"x":{"usage":{"b":"\\\\\\"}"}}}'), USAGE)).to.deep.equal({ b: '\\"}' });
+  it('takes the top-level member, also first in the object, and skips backslashes inside its strings', () => {
+    expect(lastObjectMember(b('{"usage":{"a":1}}'), USAGE)).to.deep.equal({ a: 1 });
+    expect(lastObjectMember(b('{"x":[1,{"y":"]}"}],"usage":{"b":"\\\\\\"}"},"z":[{}]} \n'), USAGE)).to.deep.equal({ b: '\\"}' });
+  });
+  it('gives up (undefined) when the last occurrence is not the top-level member', () => {
+    // A nested one after the answer's own: the caller parses the whole body and takes the top level.
+    expect(lastObjectMember(b('{"usage":{"a":1},"x":{"usage":{"b":2}}}'), USAGE)).to.equal(undefined);
+    expect(lastObjectMember(b('{"usage":{"input_tokens":5},"tools":[{"parameters":{"properties":{"usage":{"type":"string"}}}}]}'), USAGE)).to.equal(undefined);
+    expect(lastObjectMember(b('{"choices":[{"usage":{"a":1}}]}'), USAGE)).to.equal(undefined);
+    expect(lastObjectMember(b('{"x":{"usage":null}}'), USAGE)).to.equal(undefined);
+    // No enclosing object, or text after it.
+    expect(lastObjectMember(b('"usage":{"a":1}'), USAGE)).to.equal(undefined);
+    expect(lastObjectMember(b('{"usage":{"a":1}}}'), USAGE)).to.equal(undefined);
+    expect(lastObjectMember(b('{"usage":{"a":1}} x'), USAGE)).to.equal(undefined);
   });
   it('handles multi-byte text before the member', () => {
     expect(lastObjectMember(b('{"content":"héllo ✓ 😀","usage":{"total_tokens":9}}'), USAGE)).to.deep.equal({ total_tokens: 9 });

@@ -8,6 +8,8 @@ const CLOSE_BRACE = 0x7d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 
 function isSpace(c: number | undefined): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
@@ -59,9 +61,12 @@ export function memberValueAt(raw: Buffer, at: number, key: MemberKey): number {
 }
 
 /**
- * The value of the last `"key": {...}` or `"key": null` in `raw`, parsed; undefined when it
- * cannot be found that way. An occurrence inside a string is never taken: there its quotes are
- * escaped, so `"key"` does not appear as such.
+ * The value of the top-level `"key": {...}` or `"key": null` of the JSON object `raw`, parsed,
+ * when it is the last occurrence of the key; undefined when it cannot be found that way (the
+ * caller parses the whole body then). An occurrence inside a string is never taken: there its
+ * quotes are escaped, so `"key"` does not appear as such. One nested deeper (a tool's schema
+ * with a `usage` property after the answer's own) is not taken either: what follows the value
+ * must close exactly one object, the body's.
  */
 export function lastObjectMember(raw: Buffer, key: MemberKey): unknown {
   let at = key.lastIn(raw, raw.length);
@@ -69,15 +74,37 @@ export function lastObjectMember(raw: Buffer, key: MemberKey): unknown {
   if (at === -1) return undefined;
   const start = memberValueAt(raw, at, key);
   if (start === -1) return undefined;
-  if (raw[start] === 0x6e /* n */) return raw[start + 1] === 0x75 && raw[start + 2] === 0x6c && raw[start + 3] === 0x6c ? null : undefined;
+  if (raw[start] === 0x6e /* n */) {
+    return raw[start + 1] === 0x75 && raw[start + 2] === 0x6c && raw[start + 3] === 0x6c && closesTheBody(raw, start + 4) ? null : undefined;
+  }
   if (raw[start] !== OPEN_BRACE) return undefined;
   const end = objectEnd(raw, start);
-  if (end === -1) return undefined;
+  if (end === -1 || !closesTheBody(raw, end)) return undefined;
   try {
     return JSON.parse(raw.toString('utf8', start, end));
   } catch {
     return undefined;
   }
+}
+
+/** Whether the bytes from `from` on close exactly one object: the enclosing one, ending the text. */
+function closesTheBody(raw: Buffer, from: number): boolean {
+  const n = raw.length;
+  let depth = 0;
+  for (let i = from; i < n; i++) {
+    const c = raw[i];
+    if (c === QUOTE) {
+      for (i++; i < n; i++) {
+        const s = raw[i];
+        if (s === QUOTE) break;
+        if (s === BACKSLASH) i++;
+      }
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+    else if (c === CLOSE_BRACKET) depth--;
+    else if (c === CLOSE_BRACE && --depth < 0) return depth === -1 && skipSpace(raw, i + 1) === n;
+    if (depth < 0) return false;
+  }
+  return false;
 }
 
 /** The index just past the object that opens at `start`, or -1 when it is cut off. */

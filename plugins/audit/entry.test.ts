@@ -188,6 +188,19 @@ describe('audit entry', () => {
       expect(entry.usage).not.to.have.property('raw_in_body');
     });
 
+    it('is read back from forwarded bytes that are not JSON as a whole elsewhere (a NaN logprob)', () => {
+      const body = `{"choices":[{"logprobs":{"content":[{"logprob":-Infinity}]}}],"usage":${JSON.stringify(RAW)}}`;
+      const ctx = pricedContext(Buffer.from(body), structuredClone(RAW), true);
+      expect(materialize(toEntry(ctx, NONE), WHOLE).usage!.raw).to.deep.equal(RAW);
+    });
+
+    it('is copied when an object body could not be serialised (the stored body is a note)', () => {
+      const ctx = pricedContext({ usage: structuredClone(RAW), big: 1n }, RAW, false);
+      const entry = materialize(toEntry(ctx, NONE), WHOLE);
+      expect(entry.response_body).to.match(/^\[unserializable response body: /);
+      expect(entry.usage!.raw).to.deep.equal(RAW);
+    });
+
     it('is copied when the bytes are not marked, or the body was cut', () => {
       expect(storedUsage(pricedContext(Buffer.from(BODY), RAW, false))[9]).to.deep.equal(RAW);
       const cut = pricedContext(Buffer.from(BODY), RAW, true);

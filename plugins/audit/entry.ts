@@ -216,6 +216,8 @@ export function recordOf(c: CapturedEntry, options: MaterializeOptions): EntryRe
 function rawInStoredBody(usage: Usage | null, body: unknown, stored: StoredBody): boolean {
   if (usage === null || usage.raw === undefined || stored.body === null || stored.truncated) return false;
   if (Buffer.isBuffer(body)) return usage.raw_in_body === true;
+  // An object's JSON text opens with a brace; the note stored when serialising it failed does not.
+  if (typeof stored.body !== 'string' || stored.body.charCodeAt(0) !== 0x7b) return false;
   const value = resolvedBody(body);
   return typeof value === 'object' && value !== null && !Buffer.isBuffer(value) && jsonEqual((value as { usage?: unknown }).usage, usage.raw);
 }

@@ -22,5 +22,10 @@ describe('jsonEqual', () => {
     const withToJson = { toJSON: () => 1 };
     expect(jsonEqual({ a: withToJson }, { a: withToJson })).to.equal(true);
     expect(jsonEqual({ a: { toJSON: () => 1 } }, { a: { toJSON: () => 1 } })).to.equal(false);
+    const listWithToJson = Object.assign([1], { toJSON: () => 'x' });
+    expect(jsonEqual(listWithToJson, [1])).to.equal(false);
+    // A member JSON does not write (not enumerable) is not one.
+    const hidden = Object.defineProperty({ j: 2 }, 'k', { value: 1, enumerable: false });
+    expect(jsonEqual({ k: 1 }, hidden)).to.equal(false);
   });
 });

@@ -7,6 +7,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     return type === 'object' || type === 'string' || type === 'boolean' || (type === 'number' && Number.isFinite(a));
   }
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (hasToJson(a) || hasToJson(b)) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
@@ -15,17 +16,21 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(b) || !isPlainObject(a) || !isPlainObject(b)) return false;
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
-  let count = 0;
-  for (const key in x) {
+  // Own enumerable string keys: the members JSON.stringify writes.
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  for (const key of keys) {
     const value = x[key];
-    if (value === undefined || !Object.prototype.hasOwnProperty.call(y, key) || !jsonEqual(value, y[key])) return false;
-    count++;
+    if (value === undefined || !Object.prototype.propertyIsEnumerable.call(y, key) || !jsonEqual(value, y[key])) return false;
   }
-  for (const _ in y) count--;
-  return count === 0;
+  return true;
+}
+
+function hasToJson(o: object): boolean {
+  return typeof (o as { toJSON?: unknown }).toJSON === 'function';
 }
 
 function isPlainObject(o: object): boolean {
   const proto: unknown = Object.getPrototypeOf(o);
-  return (proto === Object.prototype || proto === null) && typeof (o as { toJSON?: unknown }).toJSON !== 'function';
+  return proto === Object.prototype || proto === null;
 }
