@@ -20,29 +20,32 @@ describe('lastObjectMember', () => {
     expect(lastObjectMember(b('{"usage" :  null}'), USAGE)).to.equal(null);
     expect(lastObjectMember(b('{"usage"\n:\n{"a":{"b":[1,{"c":2}]}}}'), USAGE)).to.deep.equal({ a: { b: [1, { c: 2 }] } });
   });
-  it('gives up (undefined) when the member is absent, not an object, or cut off', () => {
-    expect(lastObjectMember(b('{"id":"x"}'), USAGE)).to.equal(undefined);
-    expect(lastObjectMember(b('{"usage":5}'), USAGE)).to.equal(undefined);
-    expect(lastObjectMember(b('{"usage":{"a":1'), USAGE)).to.equal(undefined);
-    expect(lastObjectMember(b('{"usage":{"a":"}'), USAGE)).to.equal(undefined);
-    expect(lastObjectMember(b('{"usage":nul'), USAGE)).to.equal(undefined);
-    expect(lastObjectMember(b('{"usage"'), USAGE)).to.equal(undefined);
-    expect(lastObjectMember(b('{"a":1} "usage"'), USAGE)).to.equal(undefined);
-  });
+  // The caller parses the whole body instead.
+  const GIVES_UP: Array<[string, string]> = [
+    ['absent', '{"id":"x"}'],
+    ['not an object', '{"usage":5}'],
+    ['cut off', '{"usage":{"a":1'],
+    ['cut off in a string', '{"usage":{"a":"}'],
+    ['cut off null', '{"usage":nul'],
+    ['no value', '{"usage"'],
+    ['outside the object', '{"a":1} "usage"'],
+    // The last occurrence is not the top-level member: the whole body gives the top level.
+    ['nested after the top-level one', '{"usage":{"a":1},"x":{"usage":{"b":2}}}'],
+    ["in a tool's schema", '{"usage":{"input_tokens":5},"tools":[{"parameters":{"properties":{"usage":{"type":"string"}}}}]}'],
+    ['in an array', '{"choices":[{"usage":{"a":1}}]}'],
+    ['nested null', '{"x":{"usage":null}}'],
+    ['no enclosing object', '"usage":{"a":1}'],
+    ['a brace too many after it', '{"usage":{"a":1}}}'],
+    ['text after the body', '{"usage":{"a":1}} x'],
+  ];
+  for (const [name, text] of GIVES_UP) {
+    it(`gives up (undefined): ${name}`, () => {
+      expect(lastObjectMember(b(text), USAGE)).to.equal(undefined);
+    });
+  }
   it('takes the top-level member, also first in the object, and skips backslashes inside its strings', () => {
     expect(lastObjectMember(b('{"usage":{"a":1}}'), USAGE)).to.deep.equal({ a: 1 });
     expect(lastObjectMember(b('{"x":[1,{"y":"]}"}],"usage":{"b":"\\\\\\"}"},"z":[{}]} \n'), USAGE)).to.deep.equal({ b: '\\"}' });
-  });
-  it('gives up (undefined) when the last occurrence is not the top-level member', () => {
-    // A nested one after the answer's own: the caller parses the whole body and takes the top level.
-    expect(lastObjectMember(b('{"usage":{"a":1},"x":{"usage":{"b":2}}}'), USAGE)).to.equal(undefined);
-    expect(lastObjectMember(b('{"usage":{"input_tokens":5},"tools":[{"parameters":{"properties":{"usage":{"type":"string"}}}}]}'), USAGE)).to.equal(undefined);
-    expect(lastObjectMember(b('{"choices":[{"usage":{"a":1}}]}'), USAGE)).to.equal(undefined);
-    expect(lastObjectMember(b('{"x":{"usage":null}}'), USAGE)).to.equal(undefined);
-    // No enclosing object, or text after it.
-    expect(lastObjectMember(b('"usage":{"a":1}'), USAGE)).to.equal(undefined);
-    expect(lastObjectMember(b('{"usage":{"a":1}}}'), USAGE)).to.equal(undefined);
-    expect(lastObjectMember(b('{"usage":{"a":1}} x'), USAGE)).to.equal(undefined);
   });
   it('handles multi-byte text before the member', () => {
     expect(lastObjectMember(b('{"content":"héllo ✓ 😀","usage":{"total_tokens":9}}'), USAGE)).to.deep.equal({ total_tokens: 9 });

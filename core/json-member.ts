@@ -26,10 +26,12 @@ function skipSpace(raw: Buffer, i: number): number {
  * few hundred bytes between a usage member and the end of the answer.
  */
 export class MemberKey {
+  readonly name: string;
   readonly quoted: Buffer;
   readonly #shift = new Int32Array(256);
 
   constructor(name: string) {
+    this.name = name;
     this.quoted = Buffer.from(`"${name}"`);
     const m = this.quoted.length;
     // Backward Horspool: on a mismatch at position p, the next place the name can start is the
@@ -52,6 +54,18 @@ export class MemberKey {
     }
     return -1;
   }
+}
+
+/**
+ * The top-level member `key` of the JSON object `raw` (undefined when it has none): from the
+ * member's own bytes when lastObjectMember finds it, else from the whole body parsed. Throws the
+ * SyntaxError of a body that is not JSON.
+ */
+export function topLevelMember(raw: Buffer, key: MemberKey): unknown {
+  const found = lastObjectMember(raw, key);
+  if (found !== undefined) return found;
+  const whole: unknown = JSON.parse(raw.toString('utf8'));
+  return typeof whole === 'object' && whole !== null && !Array.isArray(whole) ? (whole as Record<string, unknown>)[key.name] : undefined;
 }
 
 /** Where the value of the member whose quoted name starts at `at` begins (past the colon and whitespace), or -1 when no colon follows. */
@@ -87,19 +101,29 @@ export function lastObjectMember(raw: Buffer, key: MemberKey): unknown {
   }
 }
 
+/**
+ * The index of the quote that closes the string opening at `open` (raw.length when cut off):
+ * brackets inside a string do not count, and it ends at the first quote no backslash escapes.
+ */
+function stringEnd(raw: Buffer, open: number): number {
+  const n = raw.length;
+  let i = open + 1;
+  for (; i < n; i++) {
+    const s = raw[i];
+    if (s === QUOTE) break;
+    if (s === BACKSLASH) i++;
+  }
+  return i;
+}
+
 /** Whether the bytes from `from` on close exactly one object: the enclosing one, ending the text. */
 function closesTheBody(raw: Buffer, from: number): boolean {
   const n = raw.length;
   let depth = 0;
   for (let i = from; i < n; i++) {
     const c = raw[i];
-    if (c === QUOTE) {
-      for (i++; i < n; i++) {
-        const s = raw[i];
-        if (s === QUOTE) break;
-        if (s === BACKSLASH) i++;
-      }
-    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+    if (c === QUOTE) i = stringEnd(raw, i);
+    else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
     else if (c === CLOSE_BRACKET) depth--;
     else if (c === CLOSE_BRACE && --depth < 0) return depth === -1 && skipSpace(raw, i + 1) === n;
     if (depth < 0) return false;
@@ -113,14 +137,8 @@ function objectEnd(raw: Buffer, start: number): number {
   let depth = 0;
   for (let i = start; i < n; i++) {
     const c = raw[i];
-    if (c === QUOTE) {
-      // Braces inside a string do not count; it ends at the first quote no backslash escapes.
-      for (i++; i < n; i++) {
-        const s = raw[i];
-        if (s === QUOTE) break;
-        if (s === BACKSLASH) i++;
-      }
-    } else if (c === OPEN_BRACE) depth++;
+    if (c === QUOTE) i = stringEnd(raw, i);
+    else if (c === OPEN_BRACE) depth++;
     else if (c === CLOSE_BRACE && --depth === 0) return i + 1;
   }
   return -1;

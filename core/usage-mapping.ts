@@ -42,9 +42,3 @@ export function usageFromResponses(u: ResponsesUsage): Usage {
     raw: u,
   };
 }
-
-/** The usage of a body forwarded as its bytes, whose `usage` member `raw` is (Usage.raw_in_body). */
-export function usageOfForwardedBody(usage: Usage | null): Usage | null {
-  if (usage !== null && usage.raw !== undefined) usage.raw_in_body = true;
-  return usage;
-}

@@ -6,7 +6,7 @@
 // Positions only ever get appended to.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Attempt, CostResult } from '../../core/context.js';
-import { MemberKey, lastObjectMember } from '../../core/json-member.js';
+import { MemberKey, topLevelMember } from '../../core/json-member.js';
 import type { Usage } from '../../core/types/usage.js';
 import type { AuditEntry, AuditError } from './entry.js';
 import type { RecordDetail } from './entry-record.js';
@@ -121,18 +121,15 @@ export function usageWithBodyRaw(usage: Usage, responseBody: string | null): Usa
   return rest;
 }
 
-// Read the way the provider plugin read it from the same bytes (usageMember): only the member's
-// own text has to parse, so a body that is not JSON as a whole elsewhere (a NaN logprob from a
-// Python server) still gives it back.
+// Read the way the provider plugin read it from the same bytes (topLevelMember): only the
+// member's own text has to parse, so a body that is not JSON as a whole elsewhere (a NaN logprob
+// from a Python server) still gives it back.
 const USAGE = new MemberKey('usage');
 
 function bodyUsage(body: string | null): unknown {
   if (body === null) return undefined;
-  const member = lastObjectMember(Buffer.from(body, 'utf8'), USAGE);
-  if (member !== undefined) return member;
   try {
-    const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null ? (value as { usage?: unknown }).usage : undefined;
+    return topLevelMember(Buffer.from(body, 'utf8'), USAGE);
   } catch {
     return undefined;
   }

@@ -3,15 +3,14 @@
 import type { RequestContext } from '../../core/context.js';
 import type { UpstreamClient } from '../../core/http-client.js';
 import type { OperationHandler, Target } from '../../core/provider.js';
-import { jsonReply, streamReply } from '../../core/reply.js';
+import { streamReply } from '../../core/reply.js';
 import { ChatPassthroughStream } from '../../core/stream/passthrough.js';
 import type { ChatUsage } from '../../core/types/chat.js';
-import { usageOfForwardedBody } from '../../core/usage-mapping.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 import { upstreamEffort } from './reasoning.js';
 import { serializeWith, splicedBody, streamOptionsWithUsage } from './request-body.js';
 import type { UsageOption } from './request-body.js';
-import { postJson, readRaw, usageMember } from './upstream-call.js';
+import { forwardedReply, postJson, readRaw, usageMember } from './upstream-call.js';
 
 export function chatHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {
   return async (ctx, target) => {
@@ -20,7 +19,7 @@ export function chatHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): Opera
     if (ctx.stream) return streamReply(res.body, new ChatPassthroughStream(ep.name, ep.usageFromChat));
     const raw = await readRaw(res);
     const usage = usageMember<ChatUsage>(ep.name, raw);
-    return jsonReply(undefined, usageOfForwardedBody(usage ? ep.usageFromChat(usage) : null), raw, res.statusCode);
+    return forwardedReply(raw, usage ? ep.usageFromChat(usage) : null, res.statusCode);
   };
 }
 

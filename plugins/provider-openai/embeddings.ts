@@ -1,14 +1,12 @@
 // POST /embeddings, forwarded as is (float or base64 is the provider's business).
 import type { UpstreamClient } from '../../core/http-client.js';
 import type { OperationHandler } from '../../core/provider.js';
-import { jsonReply } from '../../core/reply.js';
 import type { EmbeddingsResponse } from '../../core/types/embeddings.js';
 import { emptyUsage } from '../../core/types/usage.js';
 import type { Usage } from '../../core/types/usage.js';
-import { usageOfForwardedBody } from '../../core/usage-mapping.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 import { serializeWith } from './request-body.js';
-import { postJson, readRaw, usageMember } from './upstream-call.js';
+import { forwardedReply, postJson, readRaw, usageMember } from './upstream-call.js';
 
 export function embeddingsUsage(u: EmbeddingsResponse['usage'] | undefined): Usage | null {
   if (!u) return null;
@@ -24,7 +22,6 @@ export function embeddingsHandler(upstream: UpstreamClient, ep: OpenAIEndpoint):
     const payload = serializeWith(ctx.body!, { model: target.model });
     const res = await postJson(upstream, ep, ctx, ep.url('/embeddings', target.model), payload);
     const raw = await readRaw(res);
-    const usage = embeddingsUsage(usageMember<EmbeddingsResponse['usage']>(ep.name, raw) ?? undefined);
-    return jsonReply(undefined, usageOfForwardedBody(usage), raw, res.statusCode);
+    return forwardedReply(raw, embeddingsUsage(usageMember<EmbeddingsResponse['usage']>(ep.name, raw) ?? undefined), res.statusCode);
   };
 }

@@ -1,15 +1,14 @@
 // Native Responses API (POST /responses) and its compaction endpoint (POST /responses/compact).
 import type { UpstreamClient } from '../../core/http-client.js';
 import type { OperationHandler, Target } from '../../core/provider.js';
-import { jsonReply, streamReply } from '../../core/reply.js';
+import { streamReply } from '../../core/reply.js';
 import type { JsonReply } from '../../core/reply.js';
 import { ResponsesPassthroughStream } from '../../core/stream/passthrough.js';
 import type { ResponsesUsage } from '../../core/types/responses.js';
-import { usageOfForwardedBody } from '../../core/usage-mapping.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 import { upstreamReasoning } from './reasoning.js';
 import { serializeWith } from './request-body.js';
-import { postJson, readRaw, usageMember } from './upstream-call.js';
+import { forwardedReply, postJson, readRaw, usageMember } from './upstream-call.js';
 
 /** The client's body with the model name, the reasoning level, and without a gateway-only field. */
 function responsesPayload(ep: OpenAIEndpoint, body: Record<string, unknown>, target: Target, gatewayField: string | null): string {
@@ -23,7 +22,7 @@ function responsesPayload(ep: OpenAIEndpoint, body: Record<string, unknown>, tar
 /** A Responses-shaped answer forwarded as its bytes, with its usage read from them. */
 function responsesReply(ep: OpenAIEndpoint, raw: Buffer, status: number): JsonReply {
   const usage = usageMember<ResponsesUsage>(ep.name, raw);
-  return jsonReply(undefined, usageOfForwardedBody(usage ? ep.usageFromResponses(usage) : null), raw, status);
+  return forwardedReply(raw, usage ? ep.usageFromResponses(usage) : null, status);
 }
 
 export function responsesHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {

@@ -4,8 +4,10 @@
 import type { RequestContext } from '../../core/context.js';
 import { providerFailed } from '../../core/errors.js';
 import type { UpstreamClient, UpstreamResponse } from '../../core/http-client.js';
-import { MemberKey, lastObjectMember, looksLikeJsonObject } from '../../core/json-member.js';
-import { parseProviderJson } from '../../core/upstream-body.js';
+import { MemberKey, looksLikeJsonObject, topLevelMember } from '../../core/json-member.js';
+import { jsonReply } from '../../core/reply.js';
+import type { JsonReply } from '../../core/reply.js';
+import type { Usage } from '../../core/types/usage.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 
 export function postJson(upstream: UpstreamClient, ep: OpenAIEndpoint, ctx: RequestContext, url: string, payload: string | Buffer): Promise<UpstreamResponse> {
@@ -26,8 +28,18 @@ const USAGE = new MemberKey('usage');
 
 /** The body's `usage` object (null when it has none): read from the bytes, parsed in full only if that fails. */
 export function usageMember<U>(provider: string, raw: Buffer): U | null {
-  const found = lastObjectMember(raw, USAGE);
-  if (found !== undefined) return found as U | null;
-  const whole = parseProviderJson<{ usage?: U | null }>(provider, raw);
-  return whole.usage ?? null;
+  try {
+    return (topLevelMember(raw, USAGE) ?? null) as U | null;
+  } catch (err) {
+    throw providerFailed(provider, `provider '${provider}' answered with a body that is not JSON`, err);
+  }
+}
+
+/**
+ * The reply that forwards the provider's own bytes, with the usage read from them (usageMember):
+ * its raw object is their top-level `usage`, which the audit then keeps by reference.
+ */
+export function forwardedReply(raw: Buffer, usage: Usage | null, status: number): JsonReply {
+  if (usage !== null && usage.raw !== undefined) usage.raw_in_body = true;
+  return jsonReply(undefined, usage, raw, status);
 }

@@ -131,6 +131,21 @@ describe('accounting: labels, passthrough, audit, exact cost, usage by label @in
     expect(body.usage.total_tokens).to.equal(21);
   });
 
+  it("keeps each call's usage as the provider sent it (stored once, with the body that holds it)", async () => {
+    const entries = await Promise.all(ids.slice(0, 3).map((id) => json<Entry & { usage: { raw?: unknown } }>(`/admin/audit/${id}`)));
+    const [chat, stream, embeddings] = entries.map((e) => e.usage.raw);
+    expect(chat).to.deep.equal({
+      prompt_tokens: 17,
+      completion_tokens: 4,
+      total_tokens: 21,
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    });
+    expect(stream).to.deep.equal(chat);
+    expect(embeddings).to.deep.equal({ prompt_tokens: 5, total_tokens: 5 });
+    for (const e of entries) expect(e.usage.raw, e.route).to.deep.equal((e.response_body as { usage: unknown }).usage);
+  });
+
   it('reports usage by label that adds up to the audit rows', async () => {
     const usage = await json<{ data: UsageRow[] }>('/admin/usage?group_by=label:user');
     const rows = Object.fromEntries(usage.data.map((r) => [r.value, r]));
