@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import type { RequestContext } from '../core/context.js';
 import { recordOf, toEntry } from '../plugins/audit/entry.js';
-import { encodeRecord } from '../plugins/audit/segment-record.js';
+import { encodeRecord, releaseRecords } from '../plugins/audit/segment-record.js';
 import type { CapturedEntry } from '../plugins/audit/entry.js';
 import { openAuditStore } from '../plugins/audit/index.js';
 import { auditSchema } from '../plugins/audit/schema.js';
@@ -118,6 +118,7 @@ function auditSink(dir: string, meter: StretchMeter): { sink: Sink; close: () =>
     spill: new SpillFile(dir),
     // As plugins/audit/index.ts wires it.
     materialize: meter.wrap((c: CapturedEntry) => encodeRecord(recordOf(c, SERIALIZE))),
+    release: releaseRecords,
     batchSize: BATCH_SIZE,
     flushIntervalMs: defaults.flush_interval_ms.default,
     maxQueue: defaults.max_queue.default,

@@ -8,7 +8,7 @@ import type { Logger } from '../../core/logger.js';
 import { definePlugin } from '../../core/plugin.js';
 import { ORDER } from '../../core/stages.js';
 import { recordOf, toEntry } from './entry.js';
-import { encodeRecord } from './segment-record.js';
+import { encodeRecord, releaseRecords } from './segment-record.js';
 import type { CapturedEntry } from './entry.js';
 import { Retention } from './retention.js';
 import { registerAuditRoutes } from './routes.js';
@@ -45,6 +45,7 @@ export default definePlugin<AuditOptions>({
       store,
       spill: new SpillFile(gw.dataDir),
       materialize: (c) => encodeRecord(recordOf(c, serialize)),
+      release: releaseRecords,
       batchSize: options.batch_size,
       flushIntervalMs: options.flush_interval_ms,
       maxQueue: options.max_queue,

@@ -1,32 +1,86 @@
-// Where encoded records are written: large slabs, carved record by record. A record waits in
-// the writer's queue for a few milliseconds and is garbage once written; Buffer.allocUnsafe
-// would give each one a slice of Node's 8 KB pool, so a new ArrayBuffer every few records, and
-// every ArrayBuffer is tracked and swept by the garbage collector. A slab is one ArrayBuffer
-// for a hundred records, written in place (no size computed first, no copy afterwards).
+// Where encoded records are written: large slabs, carved record by record, and used again once
+// every record carved from them has been written to the store.
+//
+// A record waits in the writer's queue for a few milliseconds and is garbage once written.
+// Buffer.allocUnsafe would give each one a slice of Node's 8 KB pool, so a new ArrayBuffer
+// every few records, and every ArrayBuffer is tracked and swept by the garbage collector. A
+// slab is one ArrayBuffer for a hundred records. Letting full slabs go was still measured to
+// cost a busy gateway: at ~1.5 KB a record, thousands of requests a second allocate megabytes
+// of fresh memory a second, whose pages the kernel maps in one fault at a time, and whose
+// external bytes make V8 run full (mark-compact) collections several times a second. A slab
+// whose records have all been released (release(): the writer calls it once the store or the
+// spill file has them) goes back to a small free list instead.
 const SLAB_BYTES = 256 * 1024;
+// Slabs kept for reuse: 2 MB, enough for a second of records at thousands a second; beyond it
+// a released slab is left to the garbage collector.
+const MAX_FREE = 8;
 
-let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+interface Slab {
+  buf: Buffer;
+  /** Records carved from it and not released yet. */
+  outstanding: number;
+}
+
+/** Slabs with records outstanding, the current one included, by their memory. */
+const live = new Map<ArrayBufferLike, Slab>();
+const free: Buffer[] = [];
+let current: Slab = open(Buffer.allocUnsafeSlow(SLAB_BYTES));
 let used = 0;
+
+function open(buf: Buffer): Slab {
+  const slab = { buf, outstanding: 0 };
+  live.set(buf.buffer, slab);
+  return slab;
+}
+
+/** The buffer of a record too big for a slab, between its roomFor() and its take(). */
+let oversized: Buffer | null = null;
 
 /**
  * A buffer with room for `max` bytes from `start()` on: write the record there, then `take()`
  * what was written. A record that would not fit a fresh slab gets a buffer of its own.
  */
 export function roomFor(max: number): Buffer {
-  if (used + max <= slab.length) return slab;
-  slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, max));
+  if (max > SLAB_BYTES) return (oversized = Buffer.allocUnsafeSlow(max));
+  if (used + max <= SLAB_BYTES) return current.buf;
+  const previous = current;
+  current = open(free.pop() ?? Buffer.allocUnsafeSlow(SLAB_BYTES));
   used = 0;
-  return slab;
+  if (previous.outstanding === 0) retire(previous);
+  return current.buf;
 }
 
 /** Where the next record starts in the buffer roomFor() gave. */
 export function start(): number {
-  return used;
+  return oversized === null ? used : 0;
 }
 
-/** The `length` bytes written from `start()` on, as the record's own view (the slab is never reused). */
+/** The `length` bytes written from `start()` on, as the record's own view. */
 export function take(length: number): Buffer {
-  const bytes = slab.subarray(used, used + length);
+  if (oversized !== null) {
+    const bytes = oversized.subarray(0, length);
+    oversized = null;
+    return bytes;
+  }
+  const bytes = current.buf.subarray(used, used + length);
   used += length;
+  current.outstanding++;
   return bytes;
+}
+
+/**
+ * Gives a record's bytes back: nothing may read them afterwards, as the slab is written over.
+ * Bytes that did not come from take() are ignored, and so is a record never released (its slab
+ * is then let go to the garbage collector, as any buffer): only a release can be a mistake.
+ */
+export function release(bytes: Buffer): void {
+  const slab = live.get(bytes.buffer);
+  if (slab === undefined || slab.outstanding === 0) return;
+  slab.outstanding--;
+  if (slab.outstanding === 0 && slab !== current) retire(slab);
+}
+
+function retire(slab: Slab): void {
+  live.delete(slab.buf.buffer);
+  if (free.length < MAX_FREE) free.push(slab.buf);
 }

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditEntry } from './entry.js';
 import { entryOf, recordFromEntry } from './entry-record.js';
-import type { EntryRecord } from './entry-record.js';
-import { decodeRecord, encodeRecord, readHead } from './segment-record.js';
+import type { EncodedRecord, EntryRecord } from './entry-record.js';
+import { decodeRecord, encodeRecord, readHead, releaseRecords } from './segment-record.js';
 import { SpillFile } from './spill.js';
 import { syntheticEntry } from './synthetic-entry.js';
 
@@ -51,6 +51,38 @@ describe('audit segment record encoding', () => {
     const encoded = many.map(encodeRecord);
     for (let i = 0; i < many.length; i++) expect(decodeRecord(encoded[i]!)).to.deep.equal(entryOf(many[i]!));
     expect(encoded[7]!.encoded.buffer).not.to.equal(encoded[6]!.encoded.buffer);
+  });
+
+  it('writes a full slab over only once every record carved from it is released', () => {
+    const [r] = records();
+    const body = 'y'.repeat(40 * 1024);
+    const record = { ...r!, request_body: body };
+    // Fills slabs until one is left full; its records are then released but one.
+    const first = encodeRecord(record);
+    const held: EncodedRecord[] = [first];
+    while (held[held.length - 1]!.encoded.buffer === first.encoded.buffer) held.push(encodeRecord(record));
+    const inFirst = held.slice(0, -1);
+    releaseRecords(inFirst.slice(1));
+    const expected = entryOf(record);
+    // The slab still has a record outstanding: slabs filled meanwhile are new memory.
+    const later = Array.from({ length: 30 }, () => encodeRecord(record));
+    expect(later.every((e) => e.encoded.buffer !== first.encoded.buffer)).to.equal(true);
+    expect(decodeRecord(first)).to.deep.equal(expected);
+    // Released, the slab is reused: among the next slabs (the free list holds up to 8) is that memory.
+    releaseRecords([first, ...later]);
+    const next = Array.from({ length: 80 }, () => encodeRecord(record));
+    expect(next.some((e) => e.encoded.buffer === first.encoded.buffer)).to.equal(true);
+    for (const e of next) expect(decodeRecord(e)).to.deep.equal(expected);
+    releaseRecords([...held.slice(-1), ...next]);
+  });
+
+  it('ignores releasing bytes no slab gave, and a record released twice', () => {
+    const [r] = records();
+    const record = encodeRecord(r!);
+    releaseRecords([{ ...record, encoded: Buffer.from(record.encoded) }]);
+    releaseRecords([record]);
+    releaseRecords([record]);
+    expect(decodeRecord(encodeRecord(r!))).to.deep.equal(entryOf(r!));
   });
 
   it('spills an encoded record as the whole entry, as it spills any other', async () => {

@@ -8,8 +8,8 @@
 // The writer encodes a record as soon as it is serialised (encodeRecord) and queues the bytes;
 // a batch's records then go to their day's file in one writev.
 import type { AuditEntry } from './entry.js';
-import { entryFromRecord } from './entry-record.js';
-import type { EncodedRecord, EntryRecord, RecordColumns, RecordDetail } from './entry-record.js';
+import { entryFromRecord, isEncoded } from './entry-record.js';
+import type { EncodedRecord, EntryRecord, RecordColumns, RecordDetail, StorableEntry } from './entry-record.js';
 import { detailOf } from './record-detail.js';
 import * as slab from './record-slab.js';
 
@@ -56,9 +56,11 @@ export class SegmentBatch {
     return start;
   }
 
-  /** The batch's bytes, in order. */
-  chunks(): Buffer[] {
-    return this.#chunks;
+  /** The batch's bytes, in order, handed over once: the batch keeps no reference to them. */
+  takeChunks(): Buffer[] {
+    const chunks = this.#chunks;
+    this.#chunks = [];
+    return chunks;
   }
 }
 
@@ -99,6 +101,11 @@ export function encodeRecord(r: EntryRecord): EncodedRecord {
     labels: r.labels,
     encoded: slab.take(at - start),
   };
+}
+
+/** Gives the bytes of encoded records back to their slab, once nothing will read them again. */
+export function releaseRecords(entries: readonly StorableEntry[]): void {
+  for (const e of entries) if (isEncoded(e)) slab.release(e.encoded);
 }
 
 function put(bytes: Buffer, at: number, body: Buffer | string): number {

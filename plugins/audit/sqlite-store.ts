@@ -370,7 +370,7 @@ export class SqliteAuditStore implements AuditStore {
     for (const [day, segment] of segments) {
       // Only the days of the latest batch keep a buffer.
       if (segment.length === 0) segments.delete(day);
-      else segment.fileOffset = this.#files.append(day, segment.chunks());
+      else segment.fileOffset = this.#files.append(day, segment.takeChunks());
     }
     this.#insertBatch(records, at, sizes, rollups, also);
   }

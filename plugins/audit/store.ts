@@ -55,7 +55,9 @@ export interface AuditStore {
    * Stores a batch atomically, rollups included. Idempotent: an entry whose id is already
    * stored is skipped (and not counted again), so a batch may be retried safely. Takes the
    * writer's records (entry-record.ts: columns, one detail JSON, bodies as bytes) or whole
-   * entries (asRecord() turns one into the other).
+   * entries (asRecord() turns one into the other). Once it has returned (or resolved), the
+   * store must not read an encoded record's bytes again: the writer hands them back to be
+   * written over (record-slab.ts).
    */
   insert(entries: readonly StorableEntry[]): void | Promise<void>;
   get(id: string): AuditEntry | null | Promise<AuditEntry | null>;

@@ -68,6 +68,7 @@ describe('audit writer', () => {
   let store: MemoryStore;
   let logs: LogLine[];
   let materialized: number;
+  let released: string[];
   let writer: AuditWriter<AuditEntry>;
 
   function makeWriter(options: { batchSize?: number; flushIntervalMs?: number; maxQueue?: number; retryMs?: number } = {}): AuditWriter<AuditEntry> {
@@ -77,6 +78,9 @@ describe('audit writer', () => {
       materialize: (e) => {
         materialized++;
         return e;
+      },
+      release: (entries) => {
+        for (const e of entries) released.push(e.id);
       },
       batchSize: options.batchSize ?? 500,
       flushIntervalMs: options.flushIntervalMs ?? 100,
@@ -92,6 +96,7 @@ describe('audit writer', () => {
     store = new MemoryStore();
     logs = [];
     materialized = 0;
+    released = [];
   });
   afterEach(async () => {
     store.failing = false;
@@ -169,10 +174,14 @@ describe('audit writer', () => {
     writer.push(entry(3));
     await sleep(60);
     expect(store.rows.size).to.equal(0);
+    // Kept for the retry: not released.
+    expect(released).to.deep.equal([]);
     store.failing = false;
     await until(() => store.rows.size === 4);
     expect([...store.rows.keys()]).to.deep.equal(['w0', 'w1', 'w2', 'w3']);
     expect(writer.queueLength).to.equal(0);
+    // Released once each, once stored.
+    expect(released).to.deep.equal(['w0', 'w1', 'w2', 'w3']);
   });
 
   it('a failing store spills what exceeds max_queue, and close spills the rest: nothing is lost', async () => {
@@ -185,6 +194,8 @@ describe('audit writer', () => {
     const spilled = readFileSync(join(dir, 'audit-spill.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as AuditEntry).id);
     expect(spilled.sort()).to.deep.equal(['w0', 'w1', 'w2', 'w3', 'w4', 'w5']);
     expect(store.rows.size).to.equal(0);
+    // Released once each, once in the spill file.
+    expect(released.sort()).to.deep.equal(['w0', 'w1', 'w2', 'w3', 'w4', 'w5']);
 
     // The next run finds them.
     store.failing = false;

@@ -21,6 +21,8 @@ export interface WriterOptions<C> {
   spill: SpillFile;
   /** Turns a capture into what the store takes (serialisation happens here, off the request path). */
   materialize: (captured: C) => StorableEntry;
+  /** Told of entries once the store or the spill file has them: the writer holds them no longer. */
+  release?: (entries: readonly StorableEntry[]) => void;
   batchSize: number;
   flushIntervalMs: number;
   maxQueue: number;
@@ -36,6 +38,7 @@ export class AuditWriter<C> {
   readonly #store: AuditStore;
   readonly #spill: SpillFile;
   readonly #materialize: (captured: C) => StorableEntry;
+  readonly #release: (entries: readonly StorableEntry[]) => void;
   readonly #batchSize: number;
   readonly #intervalMs: number;
   readonly #maxQueue: number;
@@ -83,6 +86,7 @@ export class AuditWriter<C> {
     this.#store = options.store;
     this.#spill = options.spill;
     this.#materialize = options.materialize;
+    this.#release = options.release ?? (() => undefined);
     this.#batchSize = options.batchSize;
     this.#intervalMs = options.flushIntervalMs;
     this.#maxQueue = options.maxQueue;
@@ -162,6 +166,7 @@ export class AuditWriter<C> {
         this.#writeFailed(batch, err);
         return false;
       }
+      this.#release(batch);
       this.#failing = false;
       if (this.#captured.length + this.#ready.length > 0) await yieldToLoop();
     }
@@ -229,6 +234,7 @@ export class AuditWriter<C> {
     }
     try {
       await this.#spill.append(entries);
+      this.#release(entries);
     } catch (err) {
       // The disk refuses too: memory is the last place left.
       this.#ready = this.#ready.concat(entries);
