@@ -37,6 +37,11 @@ describe('lastObjectMember', () => {
     ['no enclosing object', '"usage":{"a":1}'],
     ['a brace too many after it', '{"usage":{"a":1}}}'],
     ['text after the body', '{"usage":{"a":1}} x'],
+    ['a string value after the member', '{"usage":{"a":1},"unit":"usage"}'],
+    ['an array', '{"usage":[{"a":1}],"x":1}'],
+    ['a string', '{"usage":"n/a"}'],
+    ['true', '{"usage":true}'],
+    ['nested after the top-level one, before text that is not JSON', '{"usage":{"a":1},"x":{"usage":{"b":2}},"y":NaN}'],
   ];
   for (const [name, text] of GIVES_UP) {
     it(`gives up (undefined): ${name}`, () => {
@@ -49,6 +54,30 @@ describe('lastObjectMember', () => {
   });
   it('handles multi-byte text before the member', () => {
     expect(lastObjectMember(b('{"content":"héllo ✓ 😀","usage":{"total_tokens":9}}'), USAGE)).to.deep.equal({ total_tokens: 9 });
+  });
+  it('handles multi-byte text in and after the member, and bytes that are not UTF-8', () => {
+    expect(lastObjectMember(b('{"usage":{"note":"é ✓ 😀"},"x":"ü"}'), USAGE)).to.deep.equal({ note: 'é ✓ 😀' });
+    const raw = Buffer.concat([b('{"usage":{"note":"'), Buffer.from([0xff]), b('"},"x":"'), Buffer.from([0xe2, 0x82]), b('"}')]);
+    expect(lastObjectMember(raw, USAGE)).to.deep.equal({ note: '\ufffd' });
+  });
+  it('reads the member when what follows it is not JSON (a NaN from a Python server)', () => {
+    expect(lastObjectMember(b('{"usage":{"prompt_tokens":3},"logprob":NaN}'), USAGE)).to.deep.equal({ prompt_tokens: 3 });
+    expect(lastObjectMember(b('{"usage":{"a":1},"x":[-Infinity,]}'), USAGE)).to.deep.equal({ a: 1 });
+    expect(lastObjectMember(b('{"usage":null,"logprob":NaN}'), USAGE)).to.equal(null);
+  });
+  it('takes the last of duplicate members as written, whatever an escaped spelling of the name says', () => {
+    expect(lastObjectMember(b('{"usage":{"a":1},"usage":{"b":2}}'), USAGE)).to.deep.equal({ b: 2 });
+    expect(lastObjectMember(b('{"usage":{"a":1},"\\u0075sage":{"b":2}}'), USAGE)).to.deep.equal({ a: 1 });
+  });
+  it('reads the member with escapes after it and whitespace after the body', () => {
+    expect(lastObjectMember(b('{"usage":{"note":"a \\"q\\" }"},"x":"\\\\"}'), USAGE)).to.deep.equal({ note: 'a "q" }' });
+    expect(lastObjectMember(b('{"usage":{"a":1}} \r\n\t'), USAGE)).to.deep.equal({ a: 1 });
+    expect(lastObjectMember(b('{"usage" : null , "x" : {} }\n'), USAGE)).to.equal(null);
+  });
+  it('reads the member with a long tail after it', () => {
+    const items = Array.from({ length: 100 }, (_, i) => `{"id":${i}}`).join(',');
+    expect(lastObjectMember(b(`{"usage":{"a":1},"items":[${items}]}`), USAGE)).to.deep.equal({ a: 1 });
+    expect(lastObjectMember(b(`{"usage":{"a":1},"items":[${items}],"x":{"usage":{"b":2}}}`), USAGE)).to.equal(undefined);
   });
 });
 
