@@ -2,10 +2,12 @@
 // transaction, and bumps this component's row of `schema_version` (a row per component, so
 // other plugins sharing sluice.db can version their own tables beside these).
 import type { Database } from 'better-sqlite3';
+import { carriesTs } from './entry-id.js';
 
 const COMPONENT = 'audit';
 
-const MIGRATIONS: readonly string[] = [
+// SQL, or a function for a step SQL alone cannot take.
+const MIGRATIONS: ReadonlyArray<string | ((db: Database) => void)> = [
   // 1: entries (bodies included), labels, hourly rollups.
   `
   CREATE TABLE audit_entries (
@@ -96,6 +98,20 @@ const MIGRATIONS: readonly string[] = [
   CREATE TABLE audit_state (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
   INSERT INTO audit_state (name, value) VALUES ('rolled_until', 9007199254740991);
   `,
+  // 3: no index on id (entry-id.ts): the rows of ids that do not carry their entry's ts are
+  // listed in audit_ids, the others are found among their millisecond's rows.
+  (db) => {
+    db.exec('CREATE TABLE audit_ids (id TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID');
+    const list = db.prepare('INSERT INTO audit_ids (id, seq) VALUES (?, ?)');
+    const rows = db.prepare('SELECT id, ts, seq FROM audit_entries').safeIntegers(true);
+    // Read whole before writing: a statement may not write while another still reads.
+    const odd: Array<{ id: string; seq: bigint }> = [];
+    for (const row of rows.iterate() as IterableIterator<{ id: string; ts: bigint; seq: bigint }>) {
+      if (!carriesTs(row.id, Number(row.ts))) odd.push({ id: row.id, seq: row.seq });
+    }
+    for (const row of odd) list.run(row.id, row.seq);
+    db.exec('DROP INDEX audit_entries_id');
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -111,7 +127,9 @@ export function migrate(db: Database, target: number = SCHEMA_VERSION): void {
   const setVersion = db.prepare('INSERT INTO schema_version (component, version) VALUES (?, ?) ON CONFLICT (component) DO UPDATE SET version = excluded.version');
   for (let v = current; v < target; v++) {
     db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
+      const migration = MIGRATIONS[v]!;
+      if (typeof migration === 'string') db.exec(migration);
+      else migration(db);
       setVersion.run(COMPONENT, v + 1);
     }).immediate();
   }

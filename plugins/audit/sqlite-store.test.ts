@@ -4,9 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isGatewayError } from '../../core/errors.js';
+import { requestId } from '../../core/request-id.js';
 import type { AuditEntry } from './entry.js';
 import { SqliteAuditStore } from './sqlite-store.js';
-import { SCHEMA_VERSION } from './sqlite-schema.js';
+import { migrate, SCHEMA_VERSION } from './sqlite-schema.js';
 import type { UsageGroupBy, UsageRow } from './store.js';
 import { syntheticEntry } from './synthetic-entry.js';
 
@@ -91,11 +92,37 @@ describe('audit SQLite store', () => {
     }
   });
 
-  it('is idempotent: a retried batch is neither stored nor counted twice', () => {
-    const batch = [syntheticEntry({ id: 'a1', ts: T0 + 10 }), syntheticEntry({ id: 'a2', ts: T0 + 20 })];
+  it('finds an entry by its UUIDv7 id among the rows of its millisecond, with no index on ids', () => {
+    const ids = [requestId(T0 + 5), requestId(T0 + 5), requestId(T0 + 5), requestId(T0 + 6), requestId(T0 + 4)];
+    const entries = ids.map((id, i) => syntheticEntry({ id, ts: T0 + [5, 5, 5, 6, 4][i]!, key_id: `k${i}` }));
+    // A UUIDv7 of another millisecond than its entry's start, and an id that is no UUIDv7.
+    const elsewhere = syntheticEntry({ id: requestId(T0 + 99), ts: T0 + 5, key_id: 'elsewhere' });
+    const legacy = syntheticEntry({ id: 'c3d4e5f6-0000-4000-8000-000000000001', ts: T0 + 5, key_id: 'legacy' });
+    store.insert([...entries, elsewhere, legacy]);
+    for (const e of [...entries, elsewhere, legacy]) expect(store.get(e.id)).to.deep.equal(e);
+    expect(store.get(requestId(T0 + 5))).to.equal(null);
+    expect(store.get('nobody')).to.equal(null);
+    const db = new Database(join(dir, 'sluice.db'), { readonly: true });
+    try {
+      expect(db.prepare('SELECT id FROM audit_ids ORDER BY id').pluck().all()).to.deep.equal([elsewhere.id, legacy.id].sort());
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'audit_entries'").all()).to.deep.equal([]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('takes a batch as new unless told some entries may be stored', () => {
+    const batch = [syntheticEntry({ id: requestId(T0 + 10), ts: T0 + 10 })];
     store.insert(batch);
     store.insert(batch);
-    expect(store.query({}, null, 10).data.map((e) => e.id)).to.deep.equal(['a2', 'a1']);
+    expect(store.query({}, null, 10).data.map((e) => e.id)).to.deep.equal([batch[0]!.id, batch[0]!.id]);
+  });
+
+  it('is idempotent when told: a retried batch is neither stored nor counted twice', () => {
+    const batch = [syntheticEntry({ id: 'a1', ts: T0 + 10 }), syntheticEntry({ id: requestId(T0 + 20), ts: T0 + 20 })];
+    store.insert(batch);
+    store.insert(batch, { mayBeStored: true });
+    expect(store.query({}, null, 10).data.map((e) => e.id)).to.deep.equal([batch[1]!.id, 'a1']);
     const [row] = store.usage('model', T0, T0 + HOUR);
     expect(row).to.deep.equal({ value: 'demo/echo', requests: 2, input_tokens: 84, output_tokens: 34, total_tokens: 118, cost_pico: 2n * (42n * 150_000n + 17n * 600_000n), unpriced_requests: 0 });
     // Whole hours come from the rollup, which must not have counted the retry either.
@@ -105,11 +132,13 @@ describe('audit SQLite store', () => {
   it('skips known ids within a batch of many rows, whichever rows they are, and counts each entry once', () => {
     // Rows go in by statements of several rows: known ids at the start, middle and end of
     // those statements, an id repeated within the batch, and a batch longer than one statement.
-    const entry = (i: number): AuditEntry => syntheticEntry({ id: `m${String(i).padStart(3, '0')}`, ts: T0 + 1 + 10 * i, key_id: `k${i % 3}` });
+    // Every other id a UUIDv7 carrying its entry's start, the others listed apart.
+    const ids = Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? requestId(T0 + 1 + 10 * i) : `m${String(i).padStart(3, '0')}`));
+    const entry = (i: number): AuditEntry => syntheticEntry({ id: ids[i]!, ts: T0 + 1 + 10 * i, key_id: `k${i % 3}` });
     store.insert([0, 31, 32, 40, 63, 64, 99].map(entry));
     const batch = Array.from({ length: 100 }, (_, i) => entry(i));
-    batch.splice(50, 0, entry(7));
-    store.insert(batch);
+    batch.splice(50, 0, entry(7), entry(8));
+    store.insert(batch, { mayBeStored: true });
     const listed = store.query({}, null, 500).data.map((e) => e.id);
     expect(listed).to.deep.equal(Array.from({ length: 100 }, (_, i) => entry(99 - i).id));
     const requests = (rows: UsageRow[]): number => rows.reduce((n, row) => n + row.requests, 0);
@@ -117,6 +146,38 @@ describe('audit SQLite store', () => {
     expect(requests(store.usage('key', T0 + 1, T0 + HOUR - 1))).to.equal(100);
     expect(requests(store.usage('key', T0, T0 + HOUR))).to.equal(100);
     expect(store.get('m007')).to.deep.equal(entry(7));
+    expect(store.get(ids[8]!)).to.deep.equal(entry(8));
+  });
+
+  it('upgrades a database with an id index: drops it, and lists the ids that do not carry their ts', () => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+    dir = mkdtempSync(join(tmpdir(), 'sluice-audit-v2-'));
+    const file = join(dir, 'sluice.db');
+    const v7 = requestId(T0 + 7);
+    const db = new Database(file);
+    try {
+      migrate(db, 2);
+      const row = db.prepare('INSERT INTO audit_entries (seq, id, ts, model, provider, key_id, status, input_tokens, output_tokens, total_tokens, cost_pico, labels, off, len) VALUES (((? << 20) | ?), ?, ?, NULL, NULL, NULL, 200, 0, 0, 0, NULL, NULL, 0, 0)');
+      row.run(T0 + 7, 0, v7, T0 + 7);
+      row.run(T0 + 7, 1, 'legacy-1', T0 + 7);
+      row.run(T0 + 8, 0, requestId(T0 + 3), T0 + 8);
+    } finally {
+      db.close();
+    }
+    store = new SqliteAuditStore(file);
+    expect(store.get(v7)?.id).to.equal(v7);
+    expect(store.get('legacy-1')?.id).to.equal('legacy-1');
+    const check = new Database(file, { readonly: true });
+    try {
+      expect(check.prepare('SELECT seq & 1048575 AS n, ts FROM audit_ids JOIN audit_entries USING (seq) ORDER BY seq').all()).to.deep.equal([
+        { n: 1, ts: T0 + 7 },
+        { n: 0, ts: T0 + 8 },
+      ]);
+      expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'audit_entries_id'").all()).to.deep.equal([]);
+    } finally {
+      check.close();
+    }
   });
 
   describe('query filters', () => {
@@ -341,6 +402,8 @@ describe('audit SQLite store', () => {
     try {
       // Labels live in their entry's row: they went with it.
       expect(db.prepare('SELECT COUNT(*) AS n FROM audit_entries WHERE labels IS NOT NULL').get()).to.deep.equal({ n: 1 });
+      // So did the ids listed apart.
+      expect(db.prepare('SELECT id FROM audit_ids').pluck().all()).to.deep.equal(['new1']);
     } finally {
       db.close();
     }

@@ -15,6 +15,7 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import type { AuditEntry, AuditSummary } from './entry.js';
 import { asRecord, entryFromRecord, isEncoded, summaryFromRecord } from './entry-record.js';
 import type { EncodedRecord, RecordColumns, RecordDetail, StorableEntry } from './entry-record.js';
+import { carriesTs, idTime } from './entry-id.js';
 import { EntrySequence, N_OF_SEQ, SEQ_OF, TS_OF_SEQ } from './entry-sequence.js';
 import type { SeqPosition } from './entry-sequence.js';
 import { ALL_DIM, forEachLabelValue, HOUR_MS, hourOf, labelledDim, modelValue } from './rollup.js';
@@ -28,7 +29,7 @@ import type { PageRow } from './sqlite-page-rows.js';
 import { BACKSTOP_PAGES, Checkpointer, DEFAULT_PAGES } from './sqlite-checkpointer.js';
 import { migrate } from './sqlite-schema.js';
 import { moveV1Rows } from './sqlite-v1-rows.js';
-import type { AuditFilter, AuditPage, AuditStore, UsageGroupBy, UsageRow } from './store.js';
+import type { AuditFilter, AuditPage, AuditStore, InsertOptions, UsageGroupBy, UsageRow } from './store.js';
 import { splitWindow, UsageSum } from './usage-window.js';
 import type { UsageWindow } from './usage-window.js';
 
@@ -76,8 +77,6 @@ const HEAD_READ = 4096;
 // it, the gain is lost in the noise (and a statement's variables are bounded).
 const ROWS_PER_INSERT = 32;
 const INSERT_COLUMNS = 15;
-// ON CONFLICT (id), not OR IGNORE: only a known id is skipped; OR IGNORE would also skip,
-// silently, a row that breaks a NOT NULL constraint.
 const INSERT_INTO = `INSERT INTO audit_entries
   (seq, id, ts, model, provider, key_id, status, input_tokens, output_tokens, total_tokens, cost_pico, labels, off, len) VALUES`;
 const INSERT_ROW = `(${SEQ_OF}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
@@ -130,8 +129,12 @@ export class SqliteAuditStore implements AuditStore {
   readonly #rollups: HourlyRollups;
   /** INSERT statements by number of rows (1 to ROWS_PER_INSERT), prepared on first use. */
   readonly #inserts: Statement[] = [];
-  readonly #isStoredAt: Statement;
-  readonly #getEntry: Statement;
+  readonly #storedInMs: Statement;
+  readonly #listedId: Statement;
+  readonly #listId: Statement;
+  readonly #entryInMs: Statement;
+  readonly #entryAt: Statement;
+  readonly #purgeIds: Statement;
   readonly #rollupByValue: Statement;
   readonly #rawByValue: Record<'key' | 'model' | 'provider', Statement>;
   readonly #rawAll: Statement;
@@ -169,8 +172,15 @@ export class SqliteAuditStore implements AuditStore {
       throw err;
     }
 
-    this.#isStoredAt = db.prepare(`SELECT 1 FROM audit_entries WHERE seq = ${SEQ_OF} AND id = ?`).pluck();
-    this.#getEntry = db.prepare(`SELECT ${PAGE_COLUMNS} FROM audit_entries WHERE id = ?`);
+    // An entry by id (entry-id.ts): among the rows of the millisecond its id carries, else by
+    // the position audit_ids lists for it.
+    const inMs = `seq >= ${SEQ_OF} AND seq < ${SEQ_OF} AND id = ?`;
+    this.#storedInMs = db.prepare(`SELECT 1 FROM audit_entries WHERE ${inMs}`).pluck();
+    this.#entryInMs = db.prepare(`SELECT ${PAGE_COLUMNS} FROM audit_entries WHERE ${inMs}`);
+    this.#listedId = db.prepare('SELECT seq FROM audit_ids WHERE id = ?').pluck().safeIntegers(true);
+    this.#listId = db.prepare(`INSERT INTO audit_ids (id, seq) VALUES (?, ${SEQ_OF})`);
+    this.#entryAt = db.prepare(`SELECT ${PAGE_COLUMNS} FROM audit_entries WHERE seq = ?`);
+    this.#purgeIds = db.prepare(`DELETE FROM audit_ids WHERE seq < ${SEQ_OF}`);
     this.#rollupByValue = db
       .prepare(`SELECT value, SUM(requests) AS requests, SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens,
         SUM(total_tokens) AS total_tokens, SUM(cost_pico) AS cost_pico, SUM(unpriced_requests) AS unpriced_requests
@@ -209,17 +219,28 @@ export class SqliteAuditStore implements AuditStore {
     if (options.checkpointWorker === true) this.#startCheckpointer(busyTimeoutMs, options.onBackgroundError ?? (() => undefined));
   }
 
-  insert(entries: readonly StorableEntry[]): void {
+  insert(entries: readonly StorableEntry[], options: InsertOptions = {}): void {
     this.#open();
-    if (entries.length === 0) return;
+    const fresh = options.mayBeStored === true ? this.#notStored(entries) : entries;
+    if (fresh.length === 0) return;
     const rollups = insertRollups();
-    this.#write(entries.map(encodedOf), rollups, null);
+    this.#write(fresh.map(encodedOf), rollups, null);
     this.#rollups.committed(rollups);
+  }
+
+  /** The entries not stored yet, each id once. */
+  #notStored(entries: readonly StorableEntry[]): StorableEntry[] {
+    const seen = new Set<string>();
+    return entries.filter((e) => {
+      if (seen.has(e.id)) return false;
+      seen.add(e.id);
+      return carriesTs(e.id, e.ts) ? this.#storedInMs.get(e.ts, 0, e.ts + 1, 0, e.id) === undefined : this.#listedId.get(e.id) === undefined;
+    });
   }
 
   get(id: string): AuditEntry | null {
     this.#open();
-    const row = this.#getEntry.get(id) as PageRow | undefined;
+    const row = this.#rowOf(id);
     if (row === undefined) return null;
     const bytes = Buffer.allocUnsafe(row.len);
     const read = this.#files.read(dayOf(row.ts), row.off, row.len, bytes);
@@ -227,6 +248,14 @@ export class SqliteAuditStore implements AuditStore {
     const columns = columnsOf(row);
     if (head === null || head.id !== row.id) return entryFromRecord(columns, LOST_DETAIL, null, null);
     return entryOfBytes(columns, head, bytes, read);
+  }
+
+  #rowOf(id: string): PageRow | undefined {
+    const t = idTime(id);
+    const row = t === null ? undefined : (this.#entryInMs.get(t, 0, t + 1, 0, id) as PageRow | undefined);
+    if (row !== undefined) return row;
+    const seq = this.#listedId.get(id) as bigint | undefined;
+    return seq === undefined ? undefined : (this.#entryAt.get(seq) as PageRow | undefined);
   }
 
   query(filter: AuditFilter, cursor: string | null, limit: number): AuditPage {
@@ -312,6 +341,7 @@ export class SqliteAuditStore implements AuditStore {
       await yieldToLoop();
     }
     if (this.#closed) return deleted;
+    this.#purgeIds.run(cutoff, 0);
     this.#rollups.purged(cutoff, this.#db);
     // Whole days before the cutoff: their rows are gone, so are their files. A row written for
     // such a day since (a late spill) keeps its file until the next purge.
@@ -404,15 +434,11 @@ export class SqliteAuditStore implements AuditStore {
         params[p++] = sizes[i]!;
       }
       // Spread: better-sqlite3 reads arguments faster than the elements of an array.
-      const inserted = this.#insertStatement(rows).run(...params).changes;
-      if (rollups === null) continue;
+      this.#insertStatement(rows).run(...params);
       for (let i = 0; i < rows; i++) {
         const r = records[first + i]!;
-        // An id already stored (a retried batch, a re-ingested spill) is skipped, and counted
-        // once, not twice. Which rows those were: a row's position is new to the table, so
-        // the row is there only if this statement put it there.
-        if (inserted < rows && this.#isStoredAt.get(r.ts, ns[i]!, r.id) === undefined) continue;
-        this.#rollups.collect(r, ns[i]!, rollups);
+        if (!carriesTs(r.id, r.ts)) this.#listId.run(r.id, r.ts, ns[i]!);
+        if (rollups !== null) this.#rollups.collect(r, ns[i]!, rollups);
       }
     }
     if (rollups !== null) this.#rollups.beforeCommit(rollups);
@@ -421,7 +447,7 @@ export class SqliteAuditStore implements AuditStore {
   #insertStatement(rows: number): Statement {
     let statement = this.#inserts[rows];
     if (statement === undefined) {
-      statement = this.#db.prepare(`${INSERT_INTO} ${new Array<string>(rows).fill(INSERT_ROW).join(', ')} ON CONFLICT (id) DO NOTHING`);
+      statement = this.#db.prepare(`${INSERT_INTO} ${new Array<string>(rows).fill(INSERT_ROW).join(', ')}`);
       this.#inserts[rows] = statement;
     }
     return statement;

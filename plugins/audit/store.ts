@@ -50,16 +50,24 @@ export interface UsageRow {
   unpriced_requests: number;
 }
 
+export interface InsertOptions {
+  /**
+   * Some entries may be stored already (a spill file re-ingested after a crash, a batch retried
+   * after an error): an entry whose id is stored, or repeated in the batch, is skipped and not
+   * counted again. Checking costs a lookup per entry, so the writer asks for it only then.
+   */
+  mayBeStored?: boolean;
+}
+
 export interface AuditStore {
   /**
-   * Stores a batch atomically, rollups included. Idempotent: an entry whose id is already
-   * stored is skipped (and not counted again), so a batch may be retried safely. Takes the
-   * writer's records (entry-record.ts: columns, one detail JSON, bodies as bytes) or whole
-   * entries (asRecord() turns one into the other). Once it has returned (or resolved), the
-   * store must not read an encoded record's bytes again: the writer hands them back to be
-   * written over (record-slab.ts).
+   * Stores a batch atomically, rollups included. Takes the writer's records (entry-record.ts:
+   * columns, one detail JSON, bodies as bytes) or whole entries (asRecord() turns one into the
+   * other). The entries are taken to be new unless `mayBeStored` says otherwise. Once it has
+   * returned (or resolved), the store must not read an encoded record's bytes again: the writer
+   * hands them back to be written over (record-slab.ts).
    */
-  insert(entries: readonly StorableEntry[]): void | Promise<void>;
+  insert(entries: readonly StorableEntry[], options?: InsertOptions): void | Promise<void>;
   get(id: string): AuditEntry | null | Promise<AuditEntry | null>;
   /** One page, newest first; a cursor not made by this store is a 400 (GatewayError, param cursor). */
   query(filter: AuditFilter, cursor: string | null, limit: number): AuditPage | Promise<AuditPage>;

@@ -14,7 +14,7 @@ import type { Logger } from '../../core/logger.js';
 import type { StorableEntry } from './entry-record.js';
 import { spilledTotal, trackQueue } from './metrics.js';
 import type { SpillFile } from './spill.js';
-import type { AuditStore } from './store.js';
+import type { AuditStore, InsertOptions } from './store.js';
 
 export interface WriterOptions<C> {
   store: AuditStore;
@@ -32,6 +32,7 @@ export interface WriterOptions<C> {
 }
 
 const WARN_EVERY_MS = 60_000;
+const MAY_BE_STORED: InsertOptions = Object.freeze({ mayBeStored: true });
 const INGEST_RETRY_MS = 60_000;
 
 export class AuditWriter<C> {
@@ -161,7 +162,8 @@ export class AuditWriter<C> {
     while (this.#captured.length + this.#ready.length > 0) {
       const batch = this.#takeBatch();
       try {
-        await this.#store.insert(batch);
+        // After a failed write, a batch may have been stored before the error came.
+        await this.#store.insert(batch, this.#failing ? MAY_BE_STORED : undefined);
       } catch (err) {
         this.#writeFailed(batch, err);
         return false;
@@ -245,7 +247,8 @@ export class AuditWriter<C> {
   #startIngest(): void {
     // After a failed ingest, wait before the next try: writes succeed every 100 ms under load.
     if (this.#ingesting !== null || Date.now() < this.#nextIngestAt) return;
-    const insert = (batch: StorableEntry[]): void | Promise<void> => this.#store.insert(batch);
+    // A run that stopped mid-ingest leaves a file whose first batches are stored already.
+    const insert = (batch: StorableEntry[]): void | Promise<void> => this.#store.insert(batch, MAY_BE_STORED);
     this.#ingesting = this.#spill.ingest(insert, this.#batchSize).then(
       (result) => {
         if (result.ingested > 0) this.#logger.info(`audit: re-ingested ${result.ingested} spilled entries`);
