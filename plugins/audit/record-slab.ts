@@ -21,8 +21,12 @@ interface Slab {
   outstanding: number;
 }
 
-/** Slabs with records outstanding, the current one included, by their memory. */
-const live = new Map<ArrayBufferLike, Slab>();
+/**
+ * Slabs with records outstanding, the current one included, by their memory. Weak: a record
+ * that is never released (one a store encoded and dropped, one lost with a failing disk) must
+ * not keep its slab alive once nothing else does.
+ */
+const live = new WeakMap<ArrayBufferLike, Slab>();
 const free: Buffer[] = [];
 let current: Slab = open(Buffer.allocUnsafeSlow(SLAB_BYTES));
 let used = 0;

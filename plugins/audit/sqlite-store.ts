@@ -20,7 +20,7 @@ import { EntrySequence, N_OF_SEQ, SEQ_OF, TS_OF_SEQ } from './entry-sequence.js'
 import type { SeqPosition } from './entry-sequence.js';
 import { ALL_DIM, forEachLabelValue, HOUR_MS, hourOf, labelledDim, modelValue } from './rollup.js';
 import { DAY_MS, dayOf, SegmentFiles } from './segment-files.js';
-import { encodeRecord, entryOfBytes, readHead, SegmentBatch } from './segment-record.js';
+import { encodeRecord, entryOfBytes, readHead, releaseRecords, SegmentBatch } from './segment-record.js';
 import type { RecordHead } from './segment-record.js';
 import { PAGE_COLUMNS, PageRows } from './sqlite-page-rows.js';
 import { HourlyRollups, insertRollups } from './sqlite-rollups.js';
@@ -211,7 +211,7 @@ export class SqliteAuditStore implements AuditStore {
     });
     try {
       // Version 1 counted its entries in the rollups already.
-      moveV1Rows(db, (records, also) => this.#write(records.map(encodeRecord), null, also));
+      moveV1Rows(db, (records, also) => this.#writeOwn(records, null, also));
     } catch (err) {
       this.close();
       throw err;
@@ -224,8 +224,24 @@ export class SqliteAuditStore implements AuditStore {
     const fresh = options.mayBeStored === true ? this.#notStored(entries) : entries;
     if (fresh.length === 0) return;
     const rollups = insertRollups();
-    this.#write(fresh.map(encodedOf), rollups, null);
+    this.#writeOwn(fresh, rollups, null);
     this.#rollups.committed(rollups);
+  }
+
+  /** Writes entries, encoding those that are not yet; the records it encoded are its own to release. */
+  #writeOwn(entries: readonly StorableEntry[], rollups: InsertRollups | null, also: (() => void) | null): void {
+    const own: EncodedRecord[] = [];
+    const records = entries.map((e) => {
+      if (isEncoded(e)) return e;
+      const r = encodeRecord(asRecord(e));
+      own.push(r);
+      return r;
+    });
+    try {
+      this.#write(records, rollups, also);
+    } finally {
+      releaseRecords(own);
+    }
   }
 
   /** The entries not stored yet, each id once. */
@@ -530,8 +546,4 @@ function columnsOf(row: PageRow): RecordColumns {
 function labelsText(labels: AuditEntry['labels']): string | null {
   for (const _ in labels) return JSON.stringify(labels);
   return null;
-}
-
-function encodedOf(e: StorableEntry): EncodedRecord {
-  return isEncoded(e) ? e : encodeRecord(asRecord(e));
 }
