@@ -73,9 +73,10 @@ export function take(length: number): Buffer {
 }
 
 /**
- * Gives a record's bytes back: nothing may read them afterwards, as the slab is written over.
- * Bytes that did not come from take() are ignored, and so is a record never released (its slab
- * is then let go to the garbage collector, as any buffer): only a release can be a mistake.
+ * Gives a record's bytes back, once: nothing may read them afterwards, as the slab is written
+ * over (a second release would count against another record of the slab). Bytes that did not
+ * come from take() are ignored, and so is a record never released (its slab is then let go to
+ * the garbage collector, as any buffer): only a release can be a mistake.
  */
 export function release(bytes: Buffer): void {
   const slab = live.get(bytes.buffer);

@@ -1,6 +1,6 @@
 // The overflow of the audit queue: an append-only JSONL file in the data directory. Entries go
-// there when memory is full or the store fails, and come back into the store later (the store
-// skips ids it already has, so a half-finished ingest is simply run again). Appends and
+// there when memory is full or the store fails, and come back into the store later (the writer
+// asks the store to skip ids it already has, so a half-finished ingest is simply run again). Appends and
 // ingests run one at a time, in call order, so an ingest never races an append to the file.
 import { createReadStream, existsSync, readdirSync } from 'node:fs';
 import { appendFile, readdir, rename, unlink } from 'node:fs/promises';

@@ -101,7 +101,8 @@ const MIGRATIONS: ReadonlyArray<string | ((db: Database) => void)> = [
   // 3: no index on id (entry-id.ts): the rows of ids that do not carry their entry's ts are
   // listed in audit_ids, the others are found among their millisecond's rows.
   (db) => {
-    db.exec('CREATE TABLE audit_ids (id TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID');
+    // Indexed by seq too: retention deletes the listed ids of the rows it purges.
+    db.exec('CREATE TABLE audit_ids (id TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID; CREATE INDEX audit_ids_seq ON audit_ids (seq)');
     const list = db.prepare('INSERT INTO audit_ids (id, seq) VALUES (?, ?)');
     const rows = db.prepare('SELECT id, ts, seq FROM audit_entries').safeIntegers(true);
     // Read whole before writing: a statement may not write while another still reads.

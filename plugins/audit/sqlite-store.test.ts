@@ -111,11 +111,33 @@ describe('audit SQLite store', () => {
     }
   });
 
-  it('takes a batch as new unless told some entries may be stored', () => {
-    const batch = [syntheticEntry({ id: requestId(T0 + 10), ts: T0 + 10 })];
-    store.insert(batch);
-    store.insert(batch);
-    expect(store.query({}, null, 10).data.map((e) => e.id)).to.deep.equal([batch[0]!.id, batch[0]!.id]);
+  it('never answers for a listed id with the row that took its place after an interrupted purge', async () => {
+    store.insert([syntheticEntry({ id: 'legacy-7', ts: T0 + 7, key_id: 'old' }), syntheticEntry({ id: requestId(T0 + 2 * HOUR), ts: T0 + 2 * HOUR })]);
+    await store.maintain();
+    store.close();
+    // What a purge had committed when it stopped: its entry chunks, not the listed ids.
+    const db = new Database(join(dir, 'sluice.db'));
+    db.prepare('DELETE FROM audit_entries WHERE seq < (? << 20)').run(T0 + HOUR);
+    db.close();
+    store = new SqliteAuditStore(join(dir, 'sluice.db'));
+    // A late entry for the purged millisecond takes the position again.
+    const late = syntheticEntry({ id: requestId(T0 + 7), ts: T0 + 7, key_id: 'late' });
+    store.insert([late], { mayBeStored: true });
+    expect(store.get('legacy-7')).to.equal(null);
+    expect(store.get(late.id)).to.deep.equal(late);
+    // The id is no longer stored: it may be stored again, and is found then.
+    const again = syntheticEntry({ id: 'legacy-7', ts: T0 + 9, key_id: 'again' });
+    store.insert([again], { mayBeStored: true });
+    expect(store.get('legacy-7')).to.deep.equal(again);
+  });
+
+  it('stores a repeated id again, whatever its form, unless told some entries may be stored', () => {
+    const odd = syntheticEntry({ id: 'o1', ts: T0 + 10 });
+    const v7 = syntheticEntry({ id: requestId(T0 + 11), ts: T0 + 11 });
+    store.insert([odd, v7, odd]);
+    store.insert([v7, odd]);
+    expect(store.query({}, null, 10).data.map((e) => e.id)).to.deep.equal([v7.id, v7.id, odd.id, odd.id, odd.id]);
+    expect(store.get('o1')).to.deep.equal(odd);
   });
 
   it('is idempotent when told: a retried batch is neither stored nor counted twice', () => {

@@ -177,9 +177,11 @@ export class SqliteAuditStore implements AuditStore {
     const inMs = `seq >= ${SEQ_OF} AND seq < ${SEQ_OF} AND id = ?`;
     this.#storedInMs = db.prepare(`SELECT 1 FROM audit_entries WHERE ${inMs}`).pluck();
     this.#entryInMs = db.prepare(`SELECT ${PAGE_COLUMNS} FROM audit_entries WHERE ${inMs}`);
+    // A listed position is checked against the row's id: a purge that stopped between its
+    // chunks leaves listed ids whose rows are gone, and their positions may be taken again.
     this.#listedId = db.prepare('SELECT seq FROM audit_ids WHERE id = ?').pluck().safeIntegers(true);
-    this.#listId = db.prepare(`INSERT INTO audit_ids (id, seq) VALUES (?, ${SEQ_OF})`);
-    this.#entryAt = db.prepare(`SELECT ${PAGE_COLUMNS} FROM audit_entries WHERE seq = ?`);
+    this.#listId = db.prepare(`INSERT INTO audit_ids (id, seq) VALUES (?, ${SEQ_OF}) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`);
+    this.#entryAt = db.prepare(`SELECT ${PAGE_COLUMNS} FROM audit_entries WHERE seq = ? AND id = ?`);
     this.#purgeIds = db.prepare(`DELETE FROM audit_ids WHERE seq < ${SEQ_OF}`);
     this.#rollupByValue = db
       .prepare(`SELECT value, SUM(requests) AS requests, SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens,
@@ -250,7 +252,7 @@ export class SqliteAuditStore implements AuditStore {
     return entries.filter((e) => {
       if (seen.has(e.id)) return false;
       seen.add(e.id);
-      return carriesTs(e.id, e.ts) ? this.#storedInMs.get(e.ts, 0, e.ts + 1, 0, e.id) === undefined : this.#listedId.get(e.id) === undefined;
+      return carriesTs(e.id, e.ts) ? this.#storedInMs.get(e.ts, 0, e.ts + 1, 0, e.id) === undefined : this.#listedRow(e.id) === undefined;
     });
   }
 
@@ -270,8 +272,12 @@ export class SqliteAuditStore implements AuditStore {
     const t = idTime(id);
     const row = t === null ? undefined : (this.#entryInMs.get(t, 0, t + 1, 0, id) as PageRow | undefined);
     if (row !== undefined) return row;
+    return this.#listedRow(id);
+  }
+
+  #listedRow(id: string): PageRow | undefined {
     const seq = this.#listedId.get(id) as bigint | undefined;
-    return seq === undefined ? undefined : (this.#entryAt.get(seq) as PageRow | undefined);
+    return seq === undefined ? undefined : (this.#entryAt.get(seq, id) as PageRow | undefined);
   }
 
   query(filter: AuditFilter, cursor: string | null, limit: number): AuditPage {

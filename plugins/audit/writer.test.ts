@@ -6,20 +6,30 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuditEntry } from './entry.js';
 import { spilledTotal } from './metrics.js';
 import { SpillFile } from './spill.js';
-import type { AuditPage, AuditStore, UsageRow } from './store.js';
+import type { StorableEntry } from './entry-record.js';
+import type { AuditPage, AuditStore, InsertOptions, UsageRow } from './store.js';
 import { syntheticEntry } from './synthetic-entry.js';
 import { AuditWriter } from './writer.js';
 
-/** A store in memory that can be told to fail, and records the size of every batch. */
+/**
+ * A store in memory that can be told to fail, and records the size of every batch. Like the
+ * SQLite store, it stores an id again unless told the entries may be stored (`stored` counts
+ * every row, `rows` holds one per id).
+ */
 class MemoryStore implements AuditStore {
   readonly rows = new Map<string, AuditEntry>();
   readonly batches: number[] = [];
+  stored = 0;
   failing = false;
 
-  insert(entries: readonly AuditEntry[]): void {
+  insert(entries: readonly AuditEntry[], options: InsertOptions = {}): void {
     if (this.failing) throw new Error('SQLITE_FULL: database or disk is full');
     this.batches.push(entries.length);
-    for (const e of entries) if (!this.rows.has(e.id)) this.rows.set(e.id, e);
+    for (const e of entries) {
+      if (options.mayBeStored === true && this.rows.has(e.id)) continue;
+      this.rows.set(e.id, e);
+      this.stored++;
+    }
   }
   get(id: string): AuditEntry | null {
     return this.rows.get(id) ?? null;
@@ -182,6 +192,33 @@ describe('audit writer', () => {
     expect(writer.queueLength).to.equal(0);
     // Released once each, once stored.
     expect(released).to.deep.equal(['w0', 'w1', 'w2', 'w3']);
+  });
+
+  it('stores each entry once when a spill append fails after writing part of it', async () => {
+    // The disk fills up mid-append: two of the four lines reach the file, the ingest queued
+    // behind the append stores them, and the writer keeps all four in memory.
+    class DiskFillsUp extends SpillFile {
+      failNext = false;
+      override append(entries: readonly StorableEntry[]): Promise<void> {
+        if (!this.failNext) return super.append(entries);
+        this.failNext = false;
+        return super.append(entries.slice(0, 2)).then(() => {
+          throw new Error('ENOSPC: no space left on device, write');
+        });
+      }
+    }
+    const spill = new DiskFillsUp(dir);
+    // An earlier spill: the file is there to ingest after the next write.
+    await spill.append([entry(100)]);
+    writer = new AuditWriter<AuditEntry>({ store, spill, materialize: (e) => e, batchSize: 100, flushIntervalMs: 60_000, maxQueue: 2, logger: memoryLogger(logs) });
+    for (let i = 0; i < 6; i++) writer.push(entry(i));
+    spill.failNext = true;
+    await sleep(0);
+    await writer.flush();
+    await spill.idle();
+    await writer.flush();
+    expect([...store.rows.keys()].sort()).to.deep.equal(['w0', 'w1', 'w100', 'w2', 'w3', 'w4', 'w5']);
+    expect(store.stored).to.equal(7);
   });
 
   it('a failing store spills what exceeds max_queue, and close spills the rest: nothing is lost', async () => {

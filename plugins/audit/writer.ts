@@ -77,6 +77,13 @@ export class AuditWriter<C> {
   #ingesting: Promise<void> | null = null;
   /** The last write failed: only the retry timer writes until one succeeds. */
   #failing = false;
+  /**
+   * Entries back in the queue after a write or a spill failed: the store may have them already
+   * (a store that committed, then threw) or the spill file part of them (an append cut short by
+   * a full disk, which a queued ingest then stores). A batch holding one asks the store to skip
+   * what it has.
+   */
+  readonly #requeued = new Set<StorableEntry>();
   #closed = false;
   #spilledSinceWarning = 0;
   #lastSpillWarning = -Infinity;
@@ -161,9 +168,9 @@ export class AuditWriter<C> {
     this.#clearTimers();
     while (this.#captured.length + this.#ready.length > 0) {
       const batch = this.#takeBatch();
+      const repeat = this.#requeued.size > 0 && this.#takeRequeued(batch);
       try {
-        // After a failed write, a batch may have been stored before the error came.
-        await this.#store.insert(batch, this.#failing ? MAY_BE_STORED : undefined);
+        await this.#store.insert(batch, repeat ? MAY_BE_STORED : undefined);
       } catch (err) {
         this.#writeFailed(batch, err);
         return false;
@@ -203,8 +210,16 @@ export class AuditWriter<C> {
     return out;
   }
 
+  /** Whether the batch holds requeued entries; they are requeued no more once it is written or fails again. */
+  #takeRequeued(batch: readonly StorableEntry[]): boolean {
+    let found = false;
+    for (const e of batch) if (this.#requeued.delete(e)) found = true;
+    return found;
+  }
+
   #writeFailed(batch: StorableEntry[], err: unknown): void {
     this.#failing = true;
+    for (const e of batch) this.#requeued.add(e);
     this.#ready = batch.concat(this.#ready);
     const now = Date.now();
     if (now - this.#lastWriteError >= WARN_EVERY_MS) {
@@ -236,12 +251,16 @@ export class AuditWriter<C> {
     }
     try {
       await this.#spill.append(entries);
-      this.#release(entries);
     } catch (err) {
       // The disk refuses too: memory is the last place left.
+      for (const e of entries) this.#requeued.add(e);
       this.#ready = this.#ready.concat(entries);
       this.#logger.error(`audit: cannot append to ${this.#spill.path}, ${entries.length} entries kept in memory: ${(err as Error).message}`);
+      return;
     }
+    // In the spill file now, whose ingest skips what the store has.
+    if (this.#requeued.size > 0) for (const e of entries) this.#requeued.delete(e);
+    this.#release(entries);
   }
 
   #startIngest(): void {
