@@ -6,6 +6,7 @@
 import { readdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requestId } from '../core/request-id.js';
 import type { AuditEntry } from '../plugins/audit/entry.js';
 import { SqliteAuditStore } from '../plugins/audit/sqlite-store.js';
 import type { AuditFilter, UsageGroupBy } from '../plugins/audit/store.js';
@@ -59,9 +60,11 @@ function entry(i: number, n: number, now: number): AuditEntry {
   const unpriced = !failed && random() < 0.01;
   const labels: AuditEntry['labels'] = { team: pick(TEAMS), env: pick(ENVS) };
   if (random() < 0.7) labels['user'] = pickSkewed(USERS);
+  const ts = now - 30 * DAY + Math.floor(((i + random()) / n) * 30 * DAY) - Math.floor(random() * 5000);
   return syntheticEntry({
-    id: `bench-${i.toString(36)}-${Math.floor(random() * 1e9).toString(36)}`,
-    ts: now - 30 * DAY + Math.floor(((i + random()) / n) * 30 * DAY) - Math.floor(random() * 5000),
+    // As the gateway makes them: a UUIDv7 of the request's start.
+    id: requestId(ts),
+    ts,
     model,
     resolved_model: model,
     provider_model: model.slice(provider.length + 1),
