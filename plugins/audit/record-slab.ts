@@ -30,15 +30,14 @@ const live = new WeakMap<ArrayBufferLike, Slab>();
 const free: Buffer[] = [];
 let current: Slab = open(Buffer.allocUnsafeSlow(SLAB_BYTES));
 let used = 0;
+/** The buffer of a record too big for a slab, between its roomFor() and its take(). */
+let oversized: Buffer | null = null;
 
 function open(buf: Buffer): Slab {
   const slab = { buf, outstanding: 0 };
   live.set(buf.buffer, slab);
   return slab;
 }
-
-/** The buffer of a record too big for a slab, between its roomFor() and its take(). */
-let oversized: Buffer | null = null;
 
 /**
  * A buffer with room for `max` bytes from `start()` on: write the record there, then `take()`
