@@ -116,32 +116,32 @@ function stringEnd(raw: Buffer, open: number): number {
   return i;
 }
 
-/** Whether the bytes from `from` on close exactly one object: the enclosing one, ending the text. */
-function closesTheBody(raw: Buffer, from: number): boolean {
+/**
+ * The index of the first byte from `from` on that closes a bracket opened before `from` (both
+ * kinds count, strings skipped), or -1 when none does.
+ */
+function unmatchedCloser(raw: Buffer, from: number): number {
   const n = raw.length;
   let depth = 0;
   for (let i = from; i < n; i++) {
     const c = raw[i];
     if (c === QUOTE) i = stringEnd(raw, i);
     else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-    else if (c === CLOSE_BRACKET) depth--;
-    else if (c === CLOSE_BRACE && --depth < 0) return depth === -1 && skipSpace(raw, i + 1) === n;
-    if (depth < 0) return false;
+    else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth < 0) return i;
   }
-  return false;
+  return -1;
+}
+
+/** Whether the bytes from `from` on close exactly one object: the enclosing one, ending the text. */
+function closesTheBody(raw: Buffer, from: number): boolean {
+  const at = unmatchedCloser(raw, from);
+  return at !== -1 && raw[at] === CLOSE_BRACE && skipSpace(raw, at + 1) === raw.length;
 }
 
 /** The index just past the object that opens at `start`, or -1 when it is cut off. */
 function objectEnd(raw: Buffer, start: number): number {
-  const n = raw.length;
-  let depth = 0;
-  for (let i = start; i < n; i++) {
-    const c = raw[i];
-    if (c === QUOTE) i = stringEnd(raw, i);
-    else if (c === OPEN_BRACE) depth++;
-    else if (c === CLOSE_BRACE && --depth === 0) return i + 1;
-  }
-  return -1;
+  const at = unmatchedCloser(raw, start + 1);
+  return at !== -1 && raw[at] === CLOSE_BRACE ? at + 1 : -1;
 }
 
 /** Cheap check that bytes look like one JSON object (first and last non-space bytes are braces). */

@@ -208,6 +208,15 @@ describe('audit log through the openai SDK @integration', () => {
       code: 'audit_entry_not_found',
       param: 'id',
     });
+    // An id of the gateway's own form, of a millisecond that holds entries, but not one of them.
+    const known = ids.chat;
+    const unknown = `${known.slice(0, 24)}${known[24] === '0' ? '1' : '0'}${known.slice(25)}`;
+    await expectError(await gw.fetch(`/admin/audit/${unknown}`), 404, {
+      message: `no audit entry with id '${unknown}' (unknown, or purged by retention)`,
+      type: 'not_found_error',
+      code: 'audit_entry_not_found',
+      param: 'id',
+    });
   });
 
   it('is closed to callers without a credential', async () => {
