@@ -129,7 +129,6 @@ export class SqliteAuditStore implements AuditStore {
   readonly #rollups: HourlyRollups;
   /** INSERT statements by number of rows (1 to ROWS_PER_INSERT), prepared on first use. */
   readonly #inserts: Statement[] = [];
-  readonly #storedInMs: Statement;
   readonly #listedId: Statement;
   readonly #listId: Statement;
   readonly #entryInMs: Statement;
@@ -174,9 +173,7 @@ export class SqliteAuditStore implements AuditStore {
 
     // An entry by id (entry-id.ts): among the rows of the millisecond its id carries, else by
     // the position audit_ids lists for it.
-    const inMs = `seq >= ${SEQ_OF} AND seq < ${SEQ_OF} AND id = ?`;
-    this.#storedInMs = db.prepare(`SELECT 1 FROM audit_entries WHERE ${inMs}`).pluck();
-    this.#entryInMs = db.prepare(`SELECT ${PAGE_COLUMNS} FROM audit_entries WHERE ${inMs}`);
+    this.#entryInMs = db.prepare(`SELECT ${PAGE_COLUMNS} FROM audit_entries WHERE seq >= ${SEQ_OF} AND seq < ${SEQ_OF} AND id = ?`);
     // A listed position is checked against the row's id: a purge that stopped between its
     // chunks leaves listed ids whose rows are gone, and their positions may be taken again.
     this.#listedId = db.prepare('SELECT seq FROM audit_ids WHERE id = ?').pluck().safeIntegers(true);
@@ -252,7 +249,7 @@ export class SqliteAuditStore implements AuditStore {
     return entries.filter((e) => {
       if (seen.has(e.id)) return false;
       seen.add(e.id);
-      return carriesTs(e.id, e.ts) ? this.#storedInMs.get(e.ts, 0, e.ts + 1, 0, e.id) === undefined : this.#listedRow(e.id) === undefined;
+      return this.#rowOf(e.id) === undefined;
     });
   }
 
