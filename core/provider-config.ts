@@ -1,5 +1,5 @@
 // Which instances of a provider type are enabled, from `providers:` in the config and the
-// environment (INTERFACE.md, "Providers"). The rules are the same for every provider; each
+// environment (docs/api.md, "Providers"). The rules are the same for every provider; each
 // provider plugin only names its variables.
 import type { LoadedConfig, ProviderEntry } from './config.js';
 

@@ -1,6 +1,6 @@
 // Reasoning levels of the client API (`reasoning_effort`, `reasoning.effort`), from least to
 // most. A provider or model that lacks a level gets the nearest one it has: the closest lower
-// level, else the closest higher one (API-SPEC.md, "Reasoning").
+// level, else the closest higher one (docs/api.md, "Client API").
 
 export const EFFORT_LEVELS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type EffortLevel = (typeof EFFORT_LEVELS)[number];

@@ -1,4 +1,4 @@
-// Model list and metadata shapes of the API specification (API-SPEC.md, "Model").
+// Model list and metadata shapes of `GET /v1/models` (docs/api.md, "Client API").
 import type { Pricing } from './pricing.js';
 
 export interface ModelMetadata {

@@ -1,4 +1,4 @@
-// OpenAI Responses API wire shapes (and the compact endpoint of API-SPEC.md).
+// OpenAI Responses API wire shapes (and those of `POST /v1/responses/compact`, docs/api.md).
 
 export interface ResponsesContentPart {
   type: string; // input_text | input_image | input_file | input_audio | output_text | refusal

@@ -8,7 +8,7 @@ const upstream = new UpstreamClient({ connect_timeout_ms: 1000, first_byte_timeo
 describe('provider-openai-compatible: the providers table', () => {
   after(() => upstream.close());
 
-  it('has the family of INTERFACE.md with their verified public URLs and native operations', () => {
+  it('has the family of docs/api.md with their verified public URLs and native operations', () => {
     const facts = PROVIDERS.map((r) => [r.type, r.enabledBy, r.defaultBaseUrl ?? null, r.operations.join('+'), r.streamUsageOption ?? true]);
     expect(facts).to.deep.equal([
       ['groq', 'api_key', 'https://api.groq.com/openai/v1', 'chat+responses', true],

@@ -13,7 +13,7 @@ import { forwardedReply, postJson, readRaw, usageMember } from './upstream-call.
 /** The client's body with the model name, the reasoning level, and without a gateway-only field. */
 function responsesPayload(ep: OpenAIEndpoint, body: Record<string, unknown>, target: Target, gatewayField: string | null): string {
   const fields: Record<string, unknown> = { model: target.model };
-  // `provider` of the compact body is the gateway's routing hint (API-SPEC.md): it never goes upstream.
+  // `provider` of the compact body is the gateway's routing hint (docs/api.md): it never goes upstream.
   if (gatewayField !== null) fields[gatewayField] = undefined;
   if (body['reasoning'] !== undefined) fields['reasoning'] = upstreamReasoning(ep, target, body['reasoning']);
   return serializeWith(body, fields);

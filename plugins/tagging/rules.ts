@@ -1,4 +1,4 @@
-// Which request headers become labels: from `TAGGING_HEADER_<n>` variables (INTERFACE.md,
+// Which request headers become labels: from `TAGGING_HEADER_<n>` variables (docs/api.md,
 // "Labels") and the plugin's `headers` option. Credential headers can never be label
 // sources: a label is stored in the audit log and shown in usage reports.
 import { StartupError } from '../../core/config-error.js';

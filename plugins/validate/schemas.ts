@@ -165,7 +165,7 @@ export const responsesRequestSchema = {
   },
 } as const;
 
-/** The compact body of API-SPEC.md: nothing is required there, but a model is needed to route. */
+/** The compact body (docs/api.md): the contract requires no field, but a model is needed to route. */
 export const compactRequestSchema = {
   type: 'object',
   required: ['model'],

@@ -153,7 +153,7 @@ describe('pass-through chat streams @integration', () => {
     cuts = [];
     const { text, id } = await stream(true);
     const last = JSON.parse(text.slice(CONTENT.length).replace(/^data: /, '').trim()) as { error: Record<string, unknown> };
-    // A provider's own 4xx keeps its meaning, and the error is the last event (INTERFACE.md).
+    // A provider's own 4xx keeps its meaning, and the error is the last event (docs/api.md, "Errors").
     expect(last.error).to.include({ message: "This model's maximum context length is 4096 tokens", type: 'invalid_request_error', provider: 'openai' });
     expect(text).to.not.include('[DONE]');
     const entry = await audit(id);
