@@ -1,6 +1,6 @@
-// The audit writer's Prometheus metrics, on prom-client's default registry (what the metrics
-// plugin serves). Created once per process: a second gateway in the same process (tests)
-// shares them instead of failing on a duplicate name.
+// The audit writer's Prometheus metrics, on prom-client's default registry (what the planned
+// metrics plugin is to serve). Created once per process: a second gateway in the same process
+// (tests) shares them instead of failing on a duplicate name.
 import { Counter, Gauge, register } from 'prom-client';
 
 /** Anything with a queue the gauge should report. */

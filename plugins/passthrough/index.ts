@@ -1,10 +1,10 @@
 // Passthrough: `/p/{provider}/{path}` (any method) goes to the provider's own API as it is,
 // with the provider's credential in place of the client's, bodies and statuses untranslated
-// and streams unbuffered. It is still a model operation: authenticated, labelled, rate limited,
-// budgeted, priced and audited by the same stages as every call; this plugin routes it (the
-// provider is in the path, so the route stage has nothing to look up), proxies it in the
-// forward stage, and leaves behind what the price and log stages read (status, model, the
-// kept bodies, usage). docs/passthrough.md has the whole contract.
+// and streams unbuffered. It is still a model operation: authenticated, labelled, priced and
+// audited by the same stages as every call (and limited, once a limit plugin exists); this
+// plugin routes it (the provider is in the path, so the route stage has nothing to look up),
+// proxies it in the forward stage, and leaves behind what the price and log stages read
+// (status, model, the kept bodies, usage). docs/passthrough.md has the whole contract.
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { RequestContext } from '../../core/context.js';
