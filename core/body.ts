@@ -1,6 +1,9 @@
-// Reading a request body once, bounded by the configured limit.
+// Reading a request body once, bounded by the configured limit, and parsing it under the
+// gateway's rules: a JSON object, no deeper than MAX_JSON_DEPTH, a model id a header can carry.
 import type { IncomingMessage } from 'node:http';
 import { invalidJson, badRequest, payloadTooLarge } from './errors.js';
+import { isPrintableLatin1 } from './header-text.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -58,5 +61,23 @@ export function parseJsonObject(raw: Buffer): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw badRequest('request body must be a JSON object', null, 'invalid_body');
   }
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    throw badRequest(`request body nests deeper than ${MAX_JSON_DEPTH} levels`, null, 'json_too_deep');
+  }
   return value as Record<string, unknown>;
+}
+
+/**
+ * The body's `model` when it is a string (null otherwise: the router or the validator names the
+ * problem). It is echoed in the x-gateway-model header, so an id a header cannot carry (a control
+ * character, anything above U+00FF, which is also what invalid UTF-8 decodes to) is refused
+ * here, before any provider is called.
+ */
+export function requestedModel(body: Record<string, unknown>): string | null {
+  const model = body['model'];
+  if (typeof model !== 'string') return null;
+  if (!isPrintableLatin1(model)) {
+    throw badRequest("'model' must be printable text: no control characters, nothing above U+00FF", 'model', 'invalid_model_id');
+  }
+  return model;
 }

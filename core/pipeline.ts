@@ -9,9 +9,9 @@ import { forbidden, modelNotFound, toGatewayError, unauthorized, unsupportedOper
 import type { Logger } from './logger.js';
 import type { OperationHandler, ProviderRegistry, Target } from './provider.js';
 import type { JsonReply, Reply, StreamReply } from './reply.js';
-import { sendError, sendJsonReply } from './respond.js';
+import { sendError, sendJsonReply, setReplyHeaders } from './respond.js';
 import type { StageRunners, Stages } from './stages.js';
-import { parseJsonObject, readBody } from './body.js';
+import { parseJsonObject, readBody, requestedModel } from './body.js';
 import { relayStream } from './stream/relay.js';
 
 /** Told when a request's work is over (after the log stage): the server's in-flight count. */
@@ -46,7 +46,7 @@ export class Pipeline {
         ctx.rawBody = raw instanceof Promise ? await raw : raw;
         const body = parseJsonObject(ctx.rawBody);
         ctx.body = body;
-        if (typeof body['model'] === 'string') ctx.model = body['model'];
+        ctx.model = requestedModel(body);
         ctx.stream = body['stream'] === true;
       }
       if (run.tag) this.#stages.tag.call(ctx);
@@ -143,13 +143,7 @@ export class Pipeline {
       sendJsonReply(ctx, reply);
       return undefined;
     }
-    const res = ctx.res;
-    const target = ctx.target;
-    if (target !== null) {
-      res.setHeader('x-gateway-provider', target.provider.name);
-      res.setHeader('x-gateway-model', target.model);
-    }
-    if (reply.headers) for (const name in reply.headers) res.setHeader(name, reply.headers[name]!);
+    setReplyHeaders(ctx, reply.headers);
     const format = ctx.route.streamFormat;
     if (format === null) throw new Error(`operation ${ctx.route.operation ?? '?'} cannot stream`);
     return relayStream(ctx, reply, format);

@@ -8,32 +8,42 @@
 // the response itself (handler and raw-body routes).
 import type { RequestContext } from './context.js';
 import type { GatewayError } from './errors.js';
+import { headerSafe } from './header-text.js';
+import { jsonText } from './json-text.js';
 import type { JsonReply } from './reply.js';
 
 type Head = Array<string | number>;
 
 export function sendJson(ctx: RequestContext, status: number, body: unknown, raw: Buffer | string | null = null): void {
-  endJson(ctx, status, raw ?? JSON.stringify(body), ['x-request-id', ctx.id]);
+  endJson(ctx, status, raw ?? jsonText(body), ['x-request-id', ctx.id]);
 }
 
 /** A model operation's JSON answer, with the target that gave it in its headers. */
 export function sendJsonReply(ctx: RequestContext, reply: JsonReply): void {
-  const payload = reply.raw ?? JSON.stringify(reply.body);
+  const payload = reply.raw ?? jsonText(reply.body);
   const target = ctx.target;
   if (target !== null && reply.headers === null) {
-    endJson(ctx, reply.status, payload, ['x-request-id', ctx.id, 'x-gateway-provider', target.provider.name, 'x-gateway-model', target.model]);
+    endJson(ctx, reply.status, payload, ['x-request-id', ctx.id, 'x-gateway-provider', headerSafe(target.provider.name), 'x-gateway-model', headerSafe(target.model)]);
     return;
   }
-  // Extra headers may name one the core sets: setHeader keeps the last value of a name, as the
-  // order below always decided.
-  const res = ctx.res;
-  res.setHeader('x-request-id', ctx.id);
-  if (target !== null) {
-    res.setHeader('x-gateway-provider', target.provider.name);
-    res.setHeader('x-gateway-model', target.model);
-  }
-  if (reply.headers !== null) for (const name in reply.headers) res.setHeader(name, reply.headers[name]!);
+  ctx.res.setHeader('x-request-id', ctx.id);
+  setReplyHeaders(ctx, reply.headers);
   endJson(ctx, reply.status, payload, []);
+}
+
+/**
+ * The target's headers and a reply's extra ones, by setHeader (a stream's head goes out with its
+ * first events). Extra headers may name one the core sets: setHeader keeps the last value of a
+ * name, as the order below always decided.
+ */
+export function setReplyHeaders(ctx: RequestContext, headers: Record<string, string> | null): void {
+  const res = ctx.res;
+  const target = ctx.target;
+  if (target !== null) {
+    res.setHeader('x-gateway-provider', headerSafe(target.provider.name));
+    res.setHeader('x-gateway-model', headerSafe(target.model));
+  }
+  if (headers !== null) for (const name in headers) res.setHeader(name, headers[name]!);
 }
 
 function endJson(ctx: RequestContext, status: number, payload: Buffer | string, head: Head): void {
@@ -62,7 +72,8 @@ export function startEventStream(ctx: RequestContext, headers: Record<string, st
 
 /**
  * The contract's error envelope. Before the headers went out it is a JSON answer with the
- * error's status; inside an event stream it is one last `data: {"error":...}` event.
+ * error's status; inside an event stream it is one last
+ * `data: {"error":...}` event.
  */
 export function sendError(ctx: RequestContext, err: GatewayError): void {
   const res = ctx.res;
