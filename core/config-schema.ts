@@ -16,6 +16,7 @@ export const coreConfigSchema = {
         body_limit_bytes: { type: 'integer', minimum: 1024 },
         shutdown_timeout_ms: { type: 'integer', minimum: 0 },
         keep_alive_timeout_ms: { type: 'integer', minimum: 0 },
+        drain_grace_ms: { type: 'integer', minimum: 0 },
       },
     },
     data_dir: { type: 'string', minLength: 1 },

@@ -34,7 +34,7 @@ export interface UpstreamOptions {
 }
 
 export interface GatewayConfig {
-  server: { host: string; port: number; body_limit_bytes: number; shutdown_timeout_ms: number; keep_alive_timeout_ms?: number };
+  server: { host: string; port: number; body_limit_bytes: number; shutdown_timeout_ms: number; keep_alive_timeout_ms?: number; drain_grace_ms?: number };
   data_dir: string;
   master_key: string | null;
   upstream: UpstreamOptions;

@@ -106,7 +106,7 @@ export async function startGateway(loaded: LoadedConfig, logger: Logger = create
     url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`,
     close() {
       closing ??= (async () => {
-        await server!.drain(config.server.shutdown_timeout_ms);
+        await server!.drain(config.server.shutdown_timeout_ms, config.server.drain_grace_ms ?? 1000);
         await lifecycle.close.promise();
         await upstream.close();
       })();

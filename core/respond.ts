@@ -8,6 +8,7 @@
 // the response itself (handler and raw-body routes).
 import type { RequestContext } from './context.js';
 import type { GatewayError } from './errors.js';
+import { endAfterRequestBody } from './early-answer.js';
 import { headerSafe } from './header-text.js';
 import { jsonText } from './json-text.js';
 import type { JsonReply } from './reply.js';
@@ -51,7 +52,9 @@ function endJson(ctx: RequestContext, status: number, payload: Buffer | string, 
   ctx.firstByteMs ??= ctx.elapsed();
   head.push('content-type', 'application/json', 'content-length', typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
   ctx.res.writeHead(status, head);
-  ctx.res.end(payload);
+  // An answer given before the request's body has all arrived (401, 413, 503): see early-answer.ts.
+  if (ctx.req.complete) ctx.res.end(payload);
+  else endAfterRequestBody(ctx.req, ctx.res, payload);
 }
 
 /** Start an SSE response (lazily, at the first bytes, so early errors can still be plain JSON). */
@@ -72,10 +75,10 @@ export function startEventStream(ctx: RequestContext, headers: Record<string, st
 
 /**
  * The contract's error envelope. Before the headers went out it is a JSON answer with the
- * error's status; inside an event stream it is one last
+ * error's status (and `extra` header pairs); inside an event stream it is one last
  * `data: {"error":...}` event.
  */
-export function sendError(ctx: RequestContext, err: GatewayError): void {
+export function sendError(ctx: RequestContext, err: GatewayError, extra: Head = []): void {
   const res = ctx.res;
   ctx.error = err;
   if (res.writableEnded || res.destroyed) return;
@@ -83,7 +86,7 @@ export function sendError(ctx: RequestContext, err: GatewayError): void {
     res.end(`data: ${JSON.stringify(err.toEnvelope())}\n\n`);
     return;
   }
-  const head: Head = ['x-request-id', ctx.id];
+  const head: Head = ['x-request-id', ctx.id, ...extra];
   if (err.retryAfter !== null) head.push('retry-after', String(Math.max(1, Math.ceil(err.retryAfter))));
   endJson(ctx, err.status, JSON.stringify(err.toEnvelope()), head);
   ctx.status = err.status;

@@ -3,13 +3,17 @@
 // requests and streams finish within the configured time, then close).
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { answerClientError } from './client-error.js';
 import { RequestContext } from './context.js';
 import { InFlight } from './in-flight.js';
 import { methodNotAllowed, routeNotFound, shuttingDown } from './errors.js';
-import type { GatewayError } from './errors.js';
+import { sendError } from './respond.js';
 import type { Pipeline } from './pipeline.js';
 import type { RouteSpec, RouteTable } from './routes.js';
+
+const netClose = NetServer.prototype.close;
 
 const FALLBACK_ROUTE: RouteSpec = Object.freeze({ method: '*', path: '*', access: 'public', operation: null, body: 'none', streamFormat: null, handler: null });
 
@@ -31,6 +35,7 @@ export class GatewayServer {
     this.#routes = routes;
     this.#pipeline = pipeline;
     this.server = createServer({ keepAliveTimeout: keepAliveTimeoutMs }, (req, res) => this.#handle(req, res));
+    this.server.on('clientError', answerClientError);
   }
 
   get draining(): boolean {
@@ -55,14 +60,14 @@ export class GatewayServer {
     const match = this.#routes.match(method, path);
     if (match === null || match === 'method_not_allowed') {
       const ctx = new RequestContext(req, res, FALLBACK_ROUTE, {}, path);
-      if (match === null) this.#reject(ctx, routeNotFound(method, path), []);
-      else this.#reject(ctx, methodNotAllowed(method, path), ['allow', this.#routes.allowedMethods(path).join(', ')]);
+      if (match === null) sendError(ctx, routeNotFound(method, path));
+      else sendError(ctx, methodNotAllowed(method, path), ['allow', this.#routes.allowedMethods(path).join(', ')]);
       return;
     }
     const spec = match.spec;
     const ctx = new RequestContext(req, res, spec, match.params, path);
     if (this.#draining) {
-      this.#reject(ctx, shuttingDown(), ['connection', 'close']);
+      sendError(ctx, shuttingDown(), ['connection', 'close']);
       return;
     }
     // The core writes every response of an operation route, x-request-id in its head
@@ -78,33 +83,35 @@ export class GatewayServer {
     else void this.#pipeline.runHandler(ctx, this.#settled);
   }
 
-  /** Answers before the pipeline, with `extra` header pairs. */
-  #reject(ctx: RequestContext, err: GatewayError, extra: string[]): void {
-    ctx.req.resume();
-    const body = JSON.stringify(err.toEnvelope());
-    const head: Array<string | number> = ['x-request-id', ctx.id, ...extra];
-    if (err.retryAfter !== null) head.push('retry-after', String(err.retryAfter));
-    head.push('content-type', 'application/json', 'content-length', Buffer.byteLength(body));
-    ctx.res.writeHead(err.status, head);
-    ctx.res.end(body);
-  }
-
-  /** Stop accepting, wait up to `timeoutMs` for in-flight requests, then cut what is left. */
-  async drain(timeoutMs: number): Promise<void> {
+  /**
+   * Stop accepting, wait up to `timeoutMs` for in-flight requests, then cut what is left.
+   * Kept-alive connections stay open for `graceMs` at least (and while requests are in flight):
+   * closing one the moment SIGTERM came resets a request the client had just sent on it, while
+   * an open one gets that request answered 503 with `connection: close` (#handle), which a
+   * client or load balancer retries elsewhere.
+   */
+  async drain(timeoutMs: number, graceMs: number): Promise<void> {
     this.#draining = true;
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeIdleConnections();
+    // net's close stops accepting; http's would also close every idle connection at once.
+    const closed = new Promise<void>((resolve) => netClose.call(this.server, () => resolve()));
+    // Answers not yet begun tell their clients to take the next request elsewhere.
+    this.#inFlight.forEach((ctx) => {
+      if (!ctx.res.headersSent) ctx.res.shouldKeepAlive = false;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); });
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, Math.min(graceMs, timeoutMs)));
+    const idle = this.#inFlight.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => { this.#idle = resolve; });
+    await Promise.race([Promise.all([idle, grace]), deadline]);
+    clearTimeout(timer);
     if (this.#inFlight.size > 0) {
-      const idle = new Promise<void>((resolve) => { this.#idle = resolve; });
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => { timer = setTimeout(resolve, timeoutMs); });
-      await Promise.race([idle, timeout]);
-      clearTimeout(timer);
       // Whatever is still running past the deadline is aborted; its price and log stages still
       // run, so its audit entry and spend are kept.
       this.#inFlight.forEach((ctx) => ctx.abort.abort());
-      if (this.#inFlight.size > 0) await Promise.race([idle, new Promise((r) => setTimeout(r, 2000))]);
+      await Promise.race([idle, new Promise((r) => setTimeout(r, 2000))]);
     }
+    // http's close now: it closes the idle connections and stops node's connection-checking timer.
+    this.server.close();
     this.server.closeAllConnections();
     await closed;
   }

@@ -2,7 +2,7 @@
 // a refused connection is really refused), chunked uploads, and a port nothing listens on.
 import { request } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -51,4 +51,59 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(10);
   }
+}
+
+export interface RawExchange {
+  /** Everything the server sent before it closed the connection. */
+  received: string;
+  /** The client socket's error (EPIPE, ECONNRESET), or null when the connection closed cleanly. */
+  error: string | null;
+}
+
+/**
+ * Writes `request` (bytes exactly as given, in `chunks` writes) on a fresh TCP connection and
+ * keeps what comes back until the server closes; for requests node's parser must refuse, and
+ * uploads the server answers before they are done. Fails after `timeoutMs`.
+ */
+export function rawExchange(port: number, chunks: Array<string | Buffer>, timeoutMs = 10_000): Promise<RawExchange> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    let error: string | null = null;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no close within ${timeoutMs} ms; received: ${Buffer.concat(received).toString('latin1').slice(0, 200)}`));
+    }, timeoutMs);
+    socket.on('data', (c: Buffer) => received.push(c));
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      error ??= e.code ?? e.message;
+    });
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve({ received: Buffer.concat(received).toString('latin1'), error });
+    });
+    socket.once('connect', () => {
+      for (const chunk of chunks) if (!socket.destroyed) socket.write(chunk);
+    });
+  });
+}
+
+export interface ParsedResponse {
+  statusLine: string;
+  /** Header lines, names lower-cased. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One HTTP/1.1 response with a content-length, from raw text. */
+export function parseRawResponse(text: string): ParsedResponse {
+  const end = text.indexOf('\r\n\r\n');
+  if (end === -1) throw new Error(`no complete response head in ${JSON.stringify(text.slice(0, 200))}`);
+  const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { statusLine: statusLine!, headers, body: text.slice(end + 4) };
 }
