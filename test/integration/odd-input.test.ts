@@ -3,10 +3,7 @@
 // JSON route, streamed or not; and an audit entry of such a request still reads back.
 import { expect } from 'chai';
 import { expectError } from '../helpers/errors.js';
-import { openAIEnv, startOpenAIMock } from '../helpers/mock-openai.js';
-import type { MockProvider } from '../helpers/mock-provider.js';
-import { startTestGateway } from '../helpers/start-gateway.js';
-import type { TestGateway } from '../helpers/start-gateway.js';
+import { withOpenAIGateway } from '../helpers/openai-gateway.js';
 import { MAX_JSON_DEPTH } from '../../core/json-depth.js';
 
 const MODEL = 'openai/gpt-4o-mini';
@@ -36,18 +33,7 @@ function withRaw(body: Record<string, unknown>, raw: string): string {
 }
 
 describe('odd input: model ids and deep nesting @integration', () => {
-  let mock: MockProvider;
-  let gw: TestGateway;
-
-  before(async () => {
-    mock = await startOpenAIMock();
-    gw = await startTestGateway({ env: openAIEnv(mock) });
-  });
-  after(async () => {
-    await gw.close();
-    await mock.close();
-  });
-  beforeEach(() => mock.reset());
+  const openai = withOpenAIGateway();
 
   describe('a model id a header cannot carry: 400 invalid_model_id, param model, no provider call', () => {
     const INVALID_MODEL = { message: "'model' must be printable text: no control characters, nothing above U+00FF", type: 'invalid_request_error', code: 'invalid_model_id', param: 'model' };
@@ -66,23 +52,23 @@ describe('odd input: model ids and deep nesting @integration', () => {
       for (const [what, escape] of ODD) {
         it(`${path}${stream ? ' (stream)' : ''}: ${what}`, async () => {
           const body = JSON.stringify(BODIES[path]!(`${MODEL}-__odd__`, stream)).replace('__odd__', escape);
-          await expectError(await gw.fetch(path, { method: 'POST', body }), 400, INVALID_MODEL);
-          expect(mock.requests).to.have.length(0);
+          await expectError(await openai.gw.fetch(path, { method: 'POST', body }), 400, INVALID_MODEL);
+          expect(openai.mock.requests).to.have.length(0);
         });
       }
       it(`${path}${stream ? ' (stream)' : ''}: invalid UTF-8`, async () => {
         const [before, after] = JSON.stringify(BODIES[path]!(`${MODEL}-__odd__`, stream)).split('__odd__') as [string, string];
         const body = Buffer.concat([Buffer.from(before), Buffer.from([0xff, 0xfe]), Buffer.from(after)]);
-        await expectError(await gw.fetch(path, { method: 'POST', body }), 400, INVALID_MODEL);
-        expect(mock.requests).to.have.length(0);
+        await expectError(await openai.gw.fetch(path, { method: 'POST', body }), 400, INVALID_MODEL);
+        expect(openai.mock.requests).to.have.length(0);
       });
     }
 
     it('a model id with latin1 letters is served, and echoed as is in x-gateway-model', async () => {
-      const res = await gw.fetch('/v1/embeddings', { method: 'POST', body: JSON.stringify(BODIES['/v1/embeddings']!(`${MODEL}-café`, false)) });
+      const res = await openai.gw.fetch('/v1/embeddings', { method: 'POST', body: JSON.stringify(BODIES['/v1/embeddings']!(`${MODEL}-café`, false)) });
       expect(res.status, await res.clone().text()).to.equal(200);
       expect(res.headers.get('x-gateway-model')).to.equal('gpt-4o-mini-café');
-      expect((mock.last().json as { model: string }).model).to.equal('gpt-4o-mini-café');
+      expect((openai.mock.last().json as { model: string }).model).to.equal('gpt-4o-mini-café');
     });
   });
 
@@ -93,25 +79,25 @@ describe('odd input: model ids and deep nesting @integration', () => {
       for (const depth of [MAX_JSON_DEPTH + 1, 10_000]) {
         it(`${path}${stream ? ' (stream)' : ''}: ${depth} levels`, async () => {
           const body = withRaw(BODIES[path]!(MODEL, stream), nested(depth));
-          await expectError(await gw.fetch(path, { method: 'POST', body }), 400, TOO_DEEP);
-          expect(mock.requests).to.have.length(0);
+          await expectError(await openai.gw.fetch(path, { method: 'POST', body }), 400, TOO_DEEP);
+          expect(openai.mock.requests).to.have.length(0);
         });
       }
     }
 
     it(`${MAX_JSON_DEPTH} levels exactly are served, and forwarded as sent`, async () => {
       const body = withRaw(BODIES['/v1/embeddings']!(MODEL, false), nested(MAX_JSON_DEPTH));
-      const res = await gw.fetch('/v1/embeddings', { method: 'POST', body });
+      const res = await openai.gw.fetch('/v1/embeddings', { method: 'POST', body });
       expect(res.status, await res.clone().text()).to.equal(200);
-      expect(mock.last().body).to.equal(body.replace(MODEL, 'gpt-4o-mini'));
+      expect(openai.mock.last().body).to.equal(body.replace(MODEL, 'gpt-4o-mini'));
     });
 
     it('GET /admin/audit/{id} of a 10,000-deep request answers 200 with the body as sent', async () => {
       const body = withRaw(BODIES['/v1/responses']!(MODEL, false), nested(10_000));
-      const rejected = await gw.fetch('/v1/responses', { method: 'POST', body });
+      const rejected = await openai.gw.fetch('/v1/responses', { method: 'POST', body });
       expect(rejected.status).to.equal(400);
       const id = rejected.headers.get('x-request-id')!;
-      const res = await gw.fetch(`/admin/audit/${id}`);
+      const res = await openai.gw.fetch(`/admin/audit/${id}`);
       const text = await res.text();
       expect(res.status, text.slice(0, 300)).to.equal(200);
       expect(text).to.include(`"request_body":${body}`);

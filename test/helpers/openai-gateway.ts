@@ -1,0 +1,26 @@
+// A gateway in front of the OpenAI mock for one describe block: both started before its tests,
+// closed after them, and the mock's record of requests cleared before each test.
+import { openAIEnv, startOpenAIMock } from './mock-openai.js';
+import type { MockProvider } from './mock-provider.js';
+import { startTestGateway } from './start-gateway.js';
+import type { TestGateway } from './start-gateway.js';
+
+export interface OpenAIGateway {
+  mock: MockProvider;
+  gw: TestGateway;
+}
+
+/** Call inside a describe block; the fields are set once its `before` hook has run. */
+export function withOpenAIGateway(): OpenAIGateway {
+  const started = {} as OpenAIGateway;
+  before(async () => {
+    started.mock = await startOpenAIMock();
+    started.gw = await startTestGateway({ env: openAIEnv(started.mock) });
+  });
+  after(async () => {
+    await started.gw.close();
+    await started.mock.close();
+  });
+  beforeEach(() => started.mock.reset());
+  return started;
+}
