@@ -4,8 +4,12 @@
 // shutdown gets an answer, not a reset.
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { REQUEST_ID } from '../helpers/errors.js';
+import { fixtureJson } from '../helpers/fixtures.js';
+import { openAIEnv, startOpenAIMock } from '../helpers/mock-openai.js';
+import { sendJson } from '../helpers/mock-provider.js';
 import { parseRawResponse, rawExchange, waitFor } from '../helpers/net.js';
 import type { ParsedResponse } from '../helpers/net.js';
 import { MASTER_KEY, startTestGateway } from '../helpers/start-gateway.js';
@@ -138,6 +142,31 @@ describe('shutdown and kept-alive connections @integration', () => {
       expectEnvelope(res, 'HTTP/1.1 503 Service Unavailable', { message: 'the gateway is shutting down', type: 'internal_error', code: 'shutting_down', param: null });
       expect(res.headers['connection']).to.equal('close');
       expect(res.headers['retry-after']).to.equal('1');
+    }
+  });
+
+  it('a request in flight when close() starts is answered in full with connection: close, and its connection then closes', async () => {
+    const mock = await startOpenAIMock();
+    mock.on('POST', '/v1/chat/completions', async (_req, res) => {
+      await sleep(300);
+      sendJson(res, 200, fixtureJson('recorded/openai/chat_completion.json'));
+    });
+    const gw = await startTestGateway({ env: openAIEnv(mock) });
+    try {
+      const c = await idleConnection(Number(new URL(gw.url).port));
+      const body = JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+      c.socket.write(`POST /v1/chat/completions HTTP/1.1\r\n${HOST}authorization: Bearer ${MASTER_KEY}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+      await waitFor(() => mock.requests.some((r) => r.method === 'POST'), 2000, 'the provider call');
+      const closing = gw.close();
+      expect(await c.closed).to.equal(null);
+      await closing;
+      const res = parseRawResponse(c.text());
+      expect(res.statusLine).to.equal('HTTP/1.1 200 OK');
+      expect(res.headers['connection']).to.equal('close');
+      expect(JSON.parse(res.body)).to.deep.equal(fixtureJson('recorded/openai/chat_completion.json'));
+    } finally {
+      await gw.close();
+      await mock.close();
     }
   });
 });
