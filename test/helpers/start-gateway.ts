@@ -39,6 +39,7 @@ export interface StartOptions {
 
 export async function startTestGateway(options: StartOptions = {}): Promise<TestGateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sluice-test-'));
+  // drain_grace_ms 0: close() does not hold kept-alive connections open a second (tests of the drain set it).
   const base = { server: { host: '127.0.0.1', port: 0, shutdown_timeout_ms: 2000, drain_grace_ms: 0 }, data_dir: dataDir, master_key: MASTER_KEY, log: { level: 'error' } };
   // Merged key by key like an operator's file, so `server: { body_limit_bytes }` keeps 127.0.0.1:0.
   const config = mergeConfig(base, options.config ?? {}) as Record<string, unknown>;
