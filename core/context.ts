@@ -10,6 +10,21 @@ import type { Target } from './provider.js';
 import type { RouteSpec } from './routes.js';
 import type { Usage } from './types/usage.js';
 
+export type BudgetPeriod = 'daily' | 'weekly' | 'monthly' | 'total';
+
+/** A spending cap a key carries (the budget plugin enforces it). */
+export interface KeyBudget {
+  amount_usd: number;
+  period: BudgetPeriod;
+}
+
+/** Limits a key carries (the ratelimit plugin enforces them); null means no limit. */
+export interface KeyRateLimit {
+  rpm: number | null;
+  tpm: number | null;
+  concurrent: number | null;
+}
+
 /** Who is calling: set by the auth stage. */
 export interface Principal {
   /** `master`, or the id of an API key. */
@@ -20,6 +35,10 @@ export interface Principal {
   labels: Record<string, string>;
   /** Model ids (or `<prefix>/*` patterns) this credential may call; null means all. */
   allowedModels: string[] | null;
+  /** Absent or null: no budget of the key's own. */
+  budget?: KeyBudget | null;
+  /** Absent or null: no rate limit of the key's own. */
+  rateLimit?: KeyRateLimit | null;
 }
 
 /** One try at a provider (several with failover). */
