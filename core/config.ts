@@ -31,6 +31,8 @@ export interface UpstreamOptions {
   first_byte_timeout_ms: number;
   idle_timeout_ms: number;
   connections_per_origin: number;
+  /** The largest non-streamed answer read into memory; a larger one is a 502. */
+  max_buffered_answer_bytes: number;
 }
 
 export interface GatewayConfig {

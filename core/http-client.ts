@@ -81,7 +81,7 @@ export class UpstreamClient {
   request(req: UpstreamRequest): Promise<UpstreamResponse> {
     try {
       const to = this.#destination(req.url);
-      const call = new UpstreamCall(req.provider, req.signal, req.mapError);
+      const call = new UpstreamCall(req.provider, req.signal, req.mapError, this.#options.max_buffered_answer_bytes);
       to.pool.dispatch(
         {
           origin: to.origin,
@@ -133,11 +133,11 @@ class UpstreamCall implements Dispatcher.DispatchHandler {
     this.#controller?.abort(abortError(this.#signal));
   };
 
-  constructor(provider: string, signal: Cancellation | AbortSignal | undefined, mapError: ErrorMapper | undefined) {
+  constructor(provider: string, signal: Cancellation | AbortSignal | undefined, mapError: ErrorMapper | undefined, maxBuffered: number) {
     this.#provider = provider;
     this.#signal = signal;
     this.#mapError = mapError;
-    this.#body = new UpstreamBody(provider);
+    this.#body = new UpstreamBody(provider, maxBuffered);
     this.head = new Promise((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;

@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BodyConsumer } from './upstream-body.js';
 import { UpstreamBody } from './upstream-body.js';
+import type { GatewayError } from './errors.js';
 
 /** A consumer that records what it is handed, in order. */
 function recorder(accept = true): BodyConsumer & { calls: string[] } {
@@ -22,9 +23,25 @@ function recorder(accept = true): BodyConsumer & { calls: string[] } {
   };
 }
 
+/** A controller that records pause, resume and abort, and knows whether it is paused. */
 function controller(): Dispatcher.DispatchController & { log: string[] } {
   const log: string[] = [];
-  return { log, pause: () => log.push('pause'), resume: () => log.push('resume') } as unknown as Dispatcher.DispatchController & { log: string[] };
+  const c = {
+    log,
+    paused: false,
+    pause() {
+      log.push('pause');
+      c.paused = true;
+    },
+    resume() {
+      log.push('resume');
+      c.paused = false;
+    },
+    abort(err: Error) {
+      log.push(`abort:${err.message}`);
+    },
+  };
+  return c as unknown as Dispatcher.DispatchController & { log: string[] };
 }
 
 describe('upstream body in push mode', () => {
@@ -89,5 +106,44 @@ describe('upstream body in push mode', () => {
     expect(c.log).to.deep.equal(['pause']);
     body.resume();
     expect(c.log).to.deep.equal(['pause', 'resume']);
+  });
+});
+
+describe('upstream body read whole', () => {
+  it('resumes an upstream paused before a consumer attached, once one does', () => {
+    const body = new UpstreamBody('p');
+    const c = controller();
+    body.attach(c);
+    body.push(Buffer.alloc(300 * 1024));
+    expect(c.log).to.deep.equal(['pause']);
+    const consumer = recorder();
+    body.consume(consumer);
+    expect(c.log).to.deep.equal(['pause', 'resume']);
+    expect(consumer.calls).to.have.length(1);
+  });
+
+  it('bytes() resumes a paused upstream and reads past the pause threshold to the end', async () => {
+    const body = new UpstreamBody('p', 1024 * 1024);
+    const c = controller();
+    body.attach(c);
+    body.push(Buffer.alloc(300 * 1024, 'a'));
+    const whole = body.bytes();
+    expect(c.log).to.deep.equal(['pause', 'resume']);
+    body.push(Buffer.alloc(600 * 1024, 'b'));
+    body.finish();
+    expect((await whole).length).to.equal(900 * 1024);
+    expect(c.log).to.deep.equal(['pause', 'resume']);
+  });
+
+  it('bytes() past the maximum fails with 502 answer_too_large and aborts the upstream', async () => {
+    const body = new UpstreamBody('p', 1000);
+    const c = controller();
+    body.attach(c);
+    const whole = body.bytes().then(() => null, (e: unknown) => e as GatewayError);
+    body.push(Buffer.alloc(600));
+    body.push(Buffer.alloc(600));
+    const err = await whole;
+    expect(err).to.include({ status: 502, type: 'provider_error', code: 'answer_too_large', provider: 'p' });
+    expect(c.log).to.deep.equal([`abort:${err!.message}`]);
   });
 });

@@ -9,6 +9,11 @@
 // before the consumer attached, joined too. A burst of events is then scanned, translated and
 // written to the client once instead of once per event; a stream whose events arrive apart is
 // delivered as before, read by read.
+//
+// A buffered answer (`bytes()`) is never paused: it is read to its end, up to the configured
+// maximum (`upstream.max_buffered_answer_bytes`), past which the call fails with 502 and the
+// upstream connection is closed. Only a body nobody reads yet is paused, and whoever reads it
+// (`bytes()`, `consume()`) resumes it.
 import type { Dispatcher } from 'undici';
 import { providerFailed } from './errors.js';
 
@@ -19,13 +24,17 @@ export interface BodyConsumer {
   error(err: unknown): void;
 }
 
-/** Pause the socket once this much is buffered and not yet consumed. */
+/** Pause the socket once this much is buffered and no reader has come yet. */
 const HIGH_WATER = 256 * 1024;
 
 export class UpstreamBody implements AsyncIterable<Buffer> {
   readonly provider: string;
+  readonly #maxBuffered: number;
   #chunks: Buffer[] = [];
   #size = 0;
+  /** What #size may reach before #overLimit(): HIGH_WATER until `bytes()` asks for the whole body. */
+  #limit = HIGH_WATER;
+  #buffering = false;
   #done = false;
   #error: unknown = null;
   #wake: (() => void) | null = null;
@@ -37,8 +46,10 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     this.#deliver();
   };
 
-  constructor(provider: string) {
+  /** `maxBuffered`: the largest body `bytes()` reads (the config's `upstream.max_buffered_answer_bytes`). */
+  constructor(provider: string, maxBuffered = Number.POSITIVE_INFINITY) {
     this.provider = provider;
+    this.#maxBuffered = maxBuffered;
   }
 
   /** @internal undici's side. */
@@ -54,8 +65,23 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     }
     this.#chunks.push(chunk);
     this.#size += chunk.length;
-    if (this.#size > HIGH_WATER) this.#controller?.pause();
+    if (this.#size > this.#limit) this.#overLimit();
     this.#signal();
+  }
+
+  #overLimit(): void {
+    if (this.#done) return;
+    if (!this.#buffering) {
+      this.#controller?.pause();
+      return;
+    }
+    // Failing the body first: the abort below reports its own error, which then finds it done.
+    const err = providerFailed(this.provider, `provider '${this.provider}' answered with more than ${this.#maxBuffered} bytes (upstream.max_buffered_answer_bytes)`, undefined, 502, 'answer_too_large');
+    this.#chunks = [];
+    this.#size = 0;
+    this.fail(err);
+    // Closes the upstream connection: the rest of the answer is never read.
+    this.#controller?.abort(err);
   }
 
   /** @internal */
@@ -79,11 +105,14 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     } else this.#signal();
   }
 
-  #deliver(): void {
+  /** Hands the held frames over; false when the consumer asked for a pause. */
+  #deliver(): boolean {
     const held = this.#held;
-    if (held.length === 0) return;
+    if (held.length === 0) return true;
     this.#held = [];
-    if (!this.#consumer!.data(held.length === 1 ? held[0]! : Buffer.concat(held))) this.#controller?.pause();
+    if (this.#consumer!.data(held.length === 1 ? held[0]! : Buffer.concat(held))) return true;
+    this.#controller?.pause();
+    return false;
   }
 
   /** Resume a paused upstream (after the consumer drained). */
@@ -98,13 +127,20 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     this.#held = this.#chunks;
     this.#chunks = [];
     this.#size = 0;
-    this.#deliver();
+    const waiting = this.#controller?.paused === true;
+    const accepted = this.#deliver();
     if (this.#error !== null) consumer.error(this.#error);
     else if (this.#done) consumer.end();
+    // Paused while nobody read it: the consumer reads now, unless it asked for a pause itself.
+    else if (waiting && accepted) this.resume();
   }
 
-  /** The whole body. */
+  /** The whole body, up to the maximum for a buffered answer (502 `answer_too_large` above it). */
   async bytes(): Promise<Buffer> {
+    this.#buffering = true;
+    this.#limit = this.#maxBuffered;
+    if (this.#size > this.#limit) this.#overLimit();
+    else if (this.#controller?.paused === true) this.#controller.resume();
     while (!this.#done) await this.#next();
     if (this.#error !== null) throw this.#error;
     const chunks = this.#chunks;

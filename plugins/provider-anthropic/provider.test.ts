@@ -11,7 +11,7 @@ function instance(apiKey: string | null) {
 }
 
 describe('provider-anthropic provider', () => {
-  const upstream = new UpstreamClient({ connect_timeout_ms: 1000, first_byte_timeout_ms: 1000, idle_timeout_ms: 1000, connections_per_origin: 1 });
+  const upstream = new UpstreamClient({ connect_timeout_ms: 1000, first_byte_timeout_ms: 1000, idle_timeout_ms: 1000, connections_per_origin: 1, max_buffered_answer_bytes: 1024 * 1024 });
   after(() => upstream.close());
 
   it('serves chat only: embeddings and compact answer 501, responses is derived by the registry', () => {
