@@ -96,6 +96,11 @@ export class RequestContext {
   /** The response body sent (a stream folded into its final object). */
   responseBody: unknown = null;
   usage: Usage | null = null;
+  /**
+   * The stream was cut before its end (its client went away, or the shutdown deadline came):
+   * `usage` holds only what the provider reported until then, and the cost is partial.
+   */
+  partial = false;
   cost: CostResult | null = null;
   error: GatewayError | null = null;
   cacheHit = false;

@@ -101,6 +101,14 @@ export const unsupportedOperation = (operation: string, provider: string): Gatew
 export const shuttingDown = (): GatewayError =>
   new GatewayError({ status: 503, type: 'internal_error', message: 'the gateway is shutting down', code: 'shutting_down', retryAfter: 1 });
 
+/** The reason a request still running at the shutdown deadline is cancelled with: its client is told so. */
+export const cutByShutdown = (): GatewayError =>
+  new GatewayError({ status: 503, type: 'internal_error', message: 'the gateway shut down before the answer was complete', code: 'shutting_down', retryable: true, retryAfter: 1 });
+
+/** What the audit records of a stream whose client went away before its end (the client sees nothing). */
+export const clientClosed = (): GatewayError =>
+  new GatewayError({ status: 499, type: 'invalid_request_error', message: 'the client closed the connection before the stream ended', code: 'client_closed' });
+
 /** The provider failed: connection broke, garbage answer, or a 5xx of its own. */
 export const providerFailed = (provider: string, message: string, cause?: unknown, status = 502, code: string | null = null): GatewayError =>
   new GatewayError({ status, type: 'provider_error', message, provider, code, retryable: true, cause });

@@ -5,7 +5,7 @@
 // Each step that may finish synchronously returns undefined when it did, and a promise only
 // when it has to wait: an `await` costs a microtask even on a value that is already there.
 import type { RequestContext } from './context.js';
-import { forbidden, modelNotFound, toGatewayError, unauthorized, unsupportedOperation } from './errors.js';
+import { forbidden, isGatewayError, modelNotFound, toGatewayError, unauthorized, unsupportedOperation } from './errors.js';
 import type { Logger } from './logger.js';
 import type { OperationHandler, ProviderRegistry, Target } from './provider.js';
 import type { JsonReply, Reply, StreamReply } from './reply.js';
@@ -84,7 +84,8 @@ export class Pipeline {
       const sent = this.#send(ctx, reply);
       if (sent !== undefined) await sent;
     } catch (err) {
-      if (ctx.abort.aborted && !ctx.res.headersSent) ctx.status = 499;
+      // A client that went away gets nothing; one the gateway cut (shutdown) gets the reason.
+      if (ctx.abort.aborted && !ctx.res.headersSent && !isGatewayError(ctx.abort.reason)) ctx.status = 499;
       else sendError(ctx, toGatewayError(err));
       if (ctx.error?.status === 500) this.#logger.error(`request ${ctx.id} failed: ${describe(err)}`);
     } finally {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { answerClientError } from './client-error.js';
 import { RequestContext } from './context.js';
 import { InFlight } from './in-flight.js';
-import { methodNotAllowed, routeNotFound, shuttingDown } from './errors.js';
+import { cutByShutdown, methodNotAllowed, routeNotFound, shuttingDown } from './errors.js';
 import { sendError } from './respond.js';
 import type { Pipeline } from './pipeline.js';
 import type { RouteSpec, RouteTable } from './routes.js';
@@ -105,9 +105,11 @@ export class GatewayServer {
     await Promise.race([Promise.all([idle, grace]), deadline]);
     clearTimeout(timer);
     if (this.#inFlight.size > 0) {
-      // Whatever is still running past the deadline is aborted; its price and log stages still
-      // run, so its audit entry and spend are kept.
-      this.#inFlight.forEach((ctx) => ctx.abort.abort());
+      // Whatever is still running past the deadline is aborted; its client is told why (an
+      // answer, or a stream's last event), and its price and log stages still run, so its audit
+      // entry and spend are kept.
+      const cut = cutByShutdown();
+      this.#inFlight.forEach((ctx) => ctx.abort.abort(cut));
       await Promise.race([idle, new Promise((r) => setTimeout(r, 2000))]);
     }
     // http's close now: it closes the idle connections and stops node's connection-checking timer.

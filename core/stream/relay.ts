@@ -16,7 +16,8 @@
 // any other source (an in-process generator such as the demo provider's) is iterated.
 import { isAscii } from 'node:buffer';
 import type { RequestContext } from '../context.js';
-import { toGatewayError } from '../errors.js';
+import { clientClosed, isGatewayError, toGatewayError } from '../errors.js';
+import type { GatewayError } from '../errors.js';
 import { upstreamError } from '../http-client.js';
 import type { StreamReply } from '../reply.js';
 import { sendError, startEventStream } from '../respond.js';
@@ -112,7 +113,8 @@ class StreamRelay implements BodyConsumer {
         if (!this.#relay(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)) await drained(this.#ctx);
         if (this.#done) return;
       }
-      if (!this.#ctx.abort.aborted) this.end();
+      if (this.#ctx.abort.aborted) this.#cut();
+      else this.end();
     } catch (err) {
       this.error(err);
     }
@@ -152,14 +154,36 @@ class StreamRelay implements BodyConsumer {
   error(err: unknown): void {
     if (this.#done) return;
     const ctx = this.#ctx;
-    if (!ctx.abort.aborted) {
-      // What the translator emitted before the failing event is the client's: it goes first,
-      // and the error event is the last one.
-      const pending = this.#sink.take();
-      if (pending !== '') this.#write(pending);
-      sendError(ctx, toGatewayError(upstreamError(ctx.target?.provider.name ?? 'unknown', err)));
+    if (ctx.abort.aborted) {
+      this.#cut();
+      return;
     }
+    this.#sendError(toGatewayError(upstreamError(ctx.target?.provider.name ?? 'unknown', err)));
     this.#finish();
+  }
+
+  /**
+   * The request was cancelled mid-stream. By the gateway (the shutdown deadline: the reason is
+   * the error to tell): the client gets it as the last event. By the client going away: the
+   * audit records 499. Either way the usage is what the provider reported until now.
+   */
+  #cut(): void {
+    const ctx = this.#ctx;
+    const reason = ctx.abort.reason;
+    if (isGatewayError(reason)) this.#sendError(reason);
+    else {
+      ctx.status = 499;
+      ctx.error = clientClosed();
+    }
+    ctx.partial = true;
+    this.#finish();
+  }
+
+  /** What the translator emitted before the failure is the client's: it goes first, and the error event is the last one. */
+  #sendError(err: GatewayError): void {
+    const pending = this.#sink.take();
+    if (pending !== '') this.#write(pending);
+    sendError(this.#ctx, err);
   }
 
   /** One upstream chunk through; false when the socket is full. */

@@ -33,14 +33,16 @@ export function priceCall(ctx: RequestContext): CostResult | null {
   if (ctx.target === null) return null;
   const usage = ctx.usage;
   if (usage === null) {
+    if (ctx.partial) return { total_usd: null, source: 'partial', pico_usd: null, unknown_reason: 'the stream was cut before the provider reported usage', lines: [] };
     // The provider answered with an error (or was never reached): it charges nothing. A call
-    // that ended without usage for any other reason (client gone mid-stream) is unknown.
+    // that ended without usage for any other reason is unknown.
     const failed = ctx.error !== null && ctx.status !== 499 && ctx.attempts.every((a) => a.status >= 400 && a.status !== 499);
     return failed ? NO_CHARGE : { total_usd: null, source: 'unknown', pico_usd: null, unknown_reason: 'the provider reported no usage for this call', lines: [] };
   }
   const cost = calculateCost(usage, ctx.target.metadata?.pricing, { at: ctx.startedAt });
   if (ctx.cacheHit) return { total_usd: '0', source: 'cache', pico_usd: '0', lines: [], saved_usd: cost.total_usd };
-  return toCostResult(cost);
+  // A cut stream: the cost of the tokens reported before the cut, a lower bound.
+  return toCostResult(cost, ctx.partial ? 'partial' : cost.source);
 }
 
 export default definePlugin({

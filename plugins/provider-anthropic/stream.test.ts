@@ -39,6 +39,11 @@ class Collector implements StreamSink<ChatCompletionChunk> {
   usage(usage: Usage): void {
     this.usages.push(usage);
   }
+
+  /** The reports after message_start's (the prompt's tokens, reported at once for a stream cut short). */
+  get final(): Usage[] {
+    return this.usages.slice(1);
+  }
 }
 
 function run(events: SseEvent[], init: ConstructorParameters<typeof AnthropicChatStream>[0] = { modelId: MODEL, created: CREATED }): Collector {
@@ -67,7 +72,7 @@ describe('provider-anthropic AnthropicChatStream', () => {
       chunk(id, {}, 'stop'),
       usageChunk(id, { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, prompt_tokens_details: { cached_tokens: 0 } }),
     ]);
-    expect(sink.usages).to.deep.equal([
+    expect(sink.final).to.deep.equal([
       {
         input_tokens: 10,
         output_tokens: 5,
@@ -104,8 +109,8 @@ describe('provider-anthropic AnthropicChatStream', () => {
       chunk(id, {}, 'tool_calls'),
       usageChunk(id, { prompt_tokens: 1696, completion_tokens: 89, total_tokens: 1785, prompt_tokens_details: { cached_tokens: 1024 } }),
     ]);
-    expect(sink.usages).to.have.length(1);
-    expect(sink.usages[0]).to.deep.include({
+    expect(sink.final).to.have.length(1);
+    expect(sink.final[0]).to.deep.include({
       input_tokens: 1696,
       output_tokens: 89,
       total_tokens: 1785,
@@ -143,7 +148,7 @@ describe('provider-anthropic AnthropicChatStream', () => {
       'Overloaded',
     ]);
     expect(sink.chunks.map((c) => c.choices[0]?.delta)).to.deep.equal([{ role: 'assistant', content: '' }, { content: 'Once upon' }]);
-    expect(sink.usages.map((u) => [u.input_tokens, u.output_tokens, u.total_tokens])).to.deep.equal([[12, 1, 13]]);
+    expect(sink.final.map((u) => [u.input_tokens, u.output_tokens, u.total_tokens])).to.deep.equal([[12, 1, 13]]);
   });
 
   it('uses the given id and provider name', () => {
@@ -166,7 +171,7 @@ describe('provider-anthropic AnthropicChatStream', () => {
     const sink = run(events);
     expect(sink.chunks).to.have.length(4);
     expect(sink.chunks[3]?.usage).to.deep.equal({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, prompt_tokens_details: { cached_tokens: 0 } });
-    expect(sink.usages).to.have.length(1);
+    expect(sink.final).to.have.length(1);
   });
 
   it('reports the usage so far and fails when the stream is cut before the finish', () => {
@@ -176,7 +181,7 @@ describe('provider-anthropic AnthropicChatStream', () => {
     for (const event of events) stream.onEvent(event, sink);
     const err = thrownGatewayError(() => stream.onEnd(sink));
     expect([err.status, err.type, err.provider, err.retryable]).to.deep.equal([502, 'provider_error', 'anthropic', true]);
-    expect(sink.usages.map((u) => [u.input_tokens, u.output_tokens])).to.deep.equal([[10, 3]]);
+    expect(sink.usages.map((u) => [u.input_tokens, u.output_tokens])).to.deep.equal([[10, 3], [10, 3]]);
     expect(sink.chunks.every((c) => c.usage === undefined)).to.equal(true);
   });
 
@@ -192,6 +197,6 @@ describe('provider-anthropic AnthropicChatStream', () => {
     const late: SseEvent = { event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"late"}}' };
     const sink = run([...events.slice(0, 2), unknown, ...events.slice(2), late]);
     expect(sink.chunks).to.have.length(4);
-    expect(sink.usages).to.have.length(1);
+    expect(sink.final).to.have.length(1);
   });
 });

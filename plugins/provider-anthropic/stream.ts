@@ -88,6 +88,8 @@ export class AnthropicChatStream implements StreamTranslator<ChatCompletionChunk
         if (!this.#fixedId) this.#id = data.message.id;
         if (!this.#fixedModel) this.#modelId = data.message.model;
         this.#usage = { ...data.message.usage };
+        // The prompt's tokens are known now: a stream cut before message_stop is still billed them.
+        sink.usage(usageFromAnthropic(this.#usage));
         sink.emit(this.#chunk({ role: 'assistant', content: '' }));
         return;
       case 'content_block_start':
