@@ -4,6 +4,7 @@
 import type { UpstreamClient } from '../../core/http-client.js';
 import type { OperationHandler } from '../../core/provider.js';
 import { jsonReply, streamReply } from '../../core/reply.js';
+import { isJsonAnswer, replayedChat } from '../../core/stream/json-answer.js';
 import type { ChatRequest } from '../../core/types/chat.js';
 import type { AnthropicEndpoint } from './endpoint.js';
 import { isRecord } from './is-record.js';
@@ -38,10 +39,10 @@ export function chatHandler(upstream: UpstreamClient, ep: AnthropicEndpoint): Op
     const request = toAnthropicRequest(ctx.body as ChatRequest, target.model, requestOptions(ep, target.metadata?.max_output_tokens));
     const res = await callAnthropic(upstream, ep, 'POST', ep.messagesUrl, JSON.stringify(request), ctx.abort);
     const created = Math.floor(Date.now() / 1000);
-    if (ctx.stream) return streamReply(res.body, new AnthropicChatStream({ created, provider: ep.name }));
+    if (ctx.stream && !isJsonAnswer(res.headers)) return streamReply(res.body, new AnthropicChatStream({ created, provider: ep.name }));
     const message = await readJson(res, MESSAGE);
     const model = typeof message.model === 'string' && message.model !== '' ? message.model : target.model;
     const { completion, usage } = fromAnthropicMessage(message, model, created);
-    return jsonReply(completion, usage);
+    return ctx.stream ? replayedChat(ep.name, completion, usage) : jsonReply(completion, usage);
   };
 }

@@ -4,6 +4,7 @@
 import type { UpstreamClient } from '../../core/http-client.js';
 import type { OperationHandler } from '../../core/provider.js';
 import { jsonReply, streamReply } from '../../core/reply.js';
+import { isJsonAnswer, replayedChat } from '../../core/stream/json-answer.js';
 import type { ChatRequest } from '../../core/types/chat.js';
 import { modelMethodUrl, type GeminiEndpoint } from './endpoint.js';
 import { toGeminiRequest } from './request.js';
@@ -20,10 +21,10 @@ export function chatHandler(upstream: UpstreamClient, ep: GeminiEndpoint): Opera
     const created = Math.floor(Date.now() / 1000);
     // Gemini reports usage on every stream event, so nothing extra is asked for: the stream's
     // usage chunk is always built and the relay shows it only to clients that asked.
-    if (ctx.stream) return streamReply(res.body, new GeminiChatStream({ modelId: target.id, created, provider: ep.name }));
+    if (ctx.stream && !isJsonAnswer(res.headers)) return streamReply(res.body, new GeminiChatStream({ modelId: target.id, created, provider: ep.name }));
     const answer = await readGeminiJson<GeminiGenerateResponse>(res);
     // Gemini's responseId, as the stream uses it, so a call can be found in Google's records.
     const { completion, usage } = fromGeminiResponse(answer, target.id, answer.responseId ?? `chatcmpl-${ctx.id}`, created);
-    return jsonReply(completion, usage);
+    return ctx.stream ? replayedChat(ep.name, completion, usage) : jsonReply(completion, usage);
   };
 }

@@ -2,8 +2,10 @@
 // provider's own bytes; streams go through the pass-through translator.
 import type { RequestContext } from '../../core/context.js';
 import type { UpstreamClient } from '../../core/http-client.js';
+import { parseProviderJson } from '../../core/upstream-body.js';
 import type { OperationHandler, Target } from '../../core/provider.js';
 import { streamReply } from '../../core/reply.js';
+import { isJsonAnswer, replayedChat } from '../../core/stream/json-answer.js';
 import { ChatPassthroughStream } from '../../core/stream/passthrough.js';
 import type { ChatUsage } from '../../core/types/chat.js';
 import type { OpenAIEndpoint } from './endpoint.js';
@@ -16,10 +18,12 @@ export function chatHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): Opera
   return async (ctx, target) => {
     const payload = splicedPayload(ctx, ep, target) ?? serializedPayload(ctx, ep, target);
     const res = await postJson(upstream, ep, ctx, ep.url('/chat/completions', target.model), payload);
-    if (ctx.stream) return streamReply(res.body, new ChatPassthroughStream(ep.name, ep.usageFromChat));
+    if (ctx.stream && !isJsonAnswer(res.headers)) return streamReply(res.body, new ChatPassthroughStream(ep.name, ep.usageFromChat));
     const raw = await readRaw(res);
     const usage = usageMember<ChatUsage>(ep.name, raw);
-    return forwardedReply(raw, usage ? ep.usageFromChat(usage) : null, res.statusCode);
+    const neutral = usage ? ep.usageFromChat(usage) : null;
+    if (ctx.stream) return replayedChat(ep.name, parseProviderJson(ep.name, raw), neutral);
+    return forwardedReply(raw, neutral, res.statusCode);
   };
 }
 

@@ -3,6 +3,7 @@ import type { UpstreamClient } from '../../core/http-client.js';
 import type { OperationHandler, Target } from '../../core/provider.js';
 import { streamReply } from '../../core/reply.js';
 import type { JsonReply } from '../../core/reply.js';
+import { isJsonAnswer, notReplayable } from '../../core/stream/json-answer.js';
 import { ResponsesPassthroughStream } from '../../core/stream/passthrough.js';
 import type { ResponsesUsage } from '../../core/types/responses.js';
 import type { OpenAIEndpoint } from './endpoint.js';
@@ -28,8 +29,14 @@ function responsesReply(ep: OpenAIEndpoint, raw: Buffer, status: number): JsonRe
 export function responsesHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {
   return async (ctx, target) => {
     const res = await postJson(upstream, ep, ctx, ep.url('/responses', target.model), responsesPayload(ep, ctx.body!, target, null));
-    if (ctx.stream) return streamReply(res.body, new ResponsesPassthroughStream(ep.name, ep.usageFromResponses));
-    return responsesReply(ep, await readRaw(res), res.statusCode);
+    if (!ctx.stream) return responsesReply(ep, await readRaw(res), res.statusCode);
+    if (!isJsonAnswer(res.headers)) return streamReply(res.body, new ResponsesPassthroughStream(ep.name, ep.usageFromResponses));
+    // A Responses stream's events (item ids, part boundaries, sequence numbers) cannot be rebuilt
+    // exactly from the final object: the client gets 502, and the call its provider billed is
+    // still metered from the answer's usage.
+    const usage = usageMember<ResponsesUsage>(ep.name, await readRaw(res));
+    ctx.usage = usage ? ep.usageFromResponses(usage) : null;
+    throw notReplayable(ep.name);
   };
 }
 
