@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import { ANTHROPIC_KEY, AnthropicMock, answers } from '../helpers/mock-anthropic.js';
 import { openAIEnv, startOpenAIMock } from '../helpers/mock-openai.js';
 import type { MockProvider } from '../helpers/mock-provider.js';
+import { expectError } from '../helpers/errors.js';
 import { waitFor } from '../helpers/net.js';
 import { withPluginOptions } from '../helpers/plugins.js';
 import { sseData } from '../helpers/sse.js';
@@ -146,4 +147,19 @@ describe('streams cut by the shutdown deadline @integration', () => {
       }
     });
   }
+
+  it('a non-streamed call still waiting for its provider at the shutdown deadline is answered 503 shutting_down', async () => {
+    const slow = await startOpenAIMock();
+    slow.on('POST', '/v1/chat/completions', () => new Promise(() => {}));
+    const gw = await startTestGateway({ env: openAIEnv(slow), config: { server: { shutdown_timeout_ms: 100 } } });
+    try {
+      const answer = gw.fetch('/v1/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }) });
+      await waitFor(() => slow.requests.some((r) => r.path === '/v1/chat/completions'), 2000, 'the upstream call');
+      await gw.close();
+      await expectError(await answer, 503, { message: 'the gateway shut down before the answer was complete', type: 'internal_error', code: 'shutting_down', param: null });
+    } finally {
+      await gw.close();
+      await slow.close();
+    }
+  });
 });
