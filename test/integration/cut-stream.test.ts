@@ -12,6 +12,7 @@ import { ANTHROPIC_KEY, AnthropicMock, answers } from '../helpers/mock-anthropic
 import { openAIEnv, startOpenAIMock } from '../helpers/mock-openai.js';
 import type { MockProvider } from '../helpers/mock-provider.js';
 import { expectError } from '../helpers/errors.js';
+import { auditEntry } from '../helpers/audit-entry.js';
 import { waitFor } from '../helpers/net.js';
 import { withPluginOptions } from '../helpers/plugins.js';
 import { sseData } from '../helpers/sse.js';
@@ -44,12 +45,6 @@ function slowOpenAIStream(mock: MockProvider): void {
 }
 
 const chatStream = (model: string): RequestInit => ({ method: 'POST', body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'write' }] }) });
-
-async function auditEntry(gw: TestGateway, id: string): Promise<Entry> {
-  let entry: Response | null = null;
-  await waitFor(async () => (entry = await gw.fetch(`/admin/audit/${id}`)).status === 200, 3000, `the audit entry of ${id}`);
-  return (await entry!.json()) as Entry;
-}
 
 /** Reads `res` until `events` events arrived, then hangs up. */
 async function readThenLeave(res: Response, events: number): Promise<void> {
@@ -84,7 +79,7 @@ describe('streams cut by their client @integration', () => {
     const res = await gw.fetch('/v1/chat/completions', chatStream('anthropic/claude-sonnet-4-20250514'));
     const id = res.headers.get('x-request-id')!;
     await readThenLeave(res, 1);
-    const entry = await auditEntry(gw, id);
+    const entry = await auditEntry<Entry>(gw, id);
     expect(entry).to.deep.include({
       status: 499,
       stream: true,
@@ -101,7 +96,7 @@ describe('streams cut by their client @integration', () => {
     const res = await gw.fetch('/v1/chat/completions', chatStream('openai/gpt-4o-mini'));
     const id = res.headers.get('x-request-id')!;
     await readThenLeave(res, 3);
-    const entry = await auditEntry(gw, id);
+    const entry = await auditEntry<Entry>(gw, id);
     expect(entry).to.deep.include({ status: 499, input_tokens: 0, output_tokens: 0, cost_usd: null, cost_source: 'partial' });
     expect(entry.error?.code).to.equal('client_closed');
   });
@@ -138,7 +133,7 @@ describe('streams cut by the shutdown deadline @integration', () => {
           error: { message: 'the gateway shut down before the answer was complete', type: 'internal_error', code: 'shutting_down', param: null },
         });
         gw = await startTestGateway({ dataDir, config, env: c.env() });
-        const entry = await auditEntry(gw, id);
+        const entry = await auditEntry<Entry>(gw, id);
         expect(entry).to.deep.include({ status: 200, stream: true, cost_source: 'partial' });
         expect(entry.error).to.deep.include({ status: 503, type: 'internal_error', code: 'shutting_down' });
       } finally {

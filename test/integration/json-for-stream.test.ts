@@ -10,7 +10,7 @@ import { OPENAI_KEY, openAIEnv, startOpenAIMock } from '../helpers/mock-openai.j
 import { sendJson } from '../helpers/mock-provider.js';
 import type { MockProvider } from '../helpers/mock-provider.js';
 import { expectError } from '../helpers/errors.js';
-import { waitFor } from '../helpers/net.js';
+import { auditEntry } from '../helpers/audit-entry.js';
 import { sseData } from '../helpers/sse.js';
 import { startTestGateway } from '../helpers/start-gateway.js';
 import type { TestGateway } from '../helpers/start-gateway.js';
@@ -22,12 +22,6 @@ interface Entry {
   output_tokens: number;
   cost_source: string | null;
   response_body: unknown;
-}
-
-async function auditEntry(gw: TestGateway, id: string): Promise<Entry> {
-  let entry: Response | null = null;
-  await waitFor(async () => (entry = await gw.fetch(`/admin/audit/${id}`)).status === 200, 3000, `the audit entry of ${id}`);
-  return (await entry!.json()) as Entry;
 }
 
 const COMPLETION = fixtureJson<{ id: string; created: number; model: string; system_fingerprint: string; service_tier: string }>('recorded/openai/chat_completion.json');
@@ -65,7 +59,7 @@ describe('a stream request answered with JSON @integration', () => {
       JSON.stringify({ ...head, choices: [], usage }),
       '[DONE]',
     ]);
-    const entry = await auditEntry(gw, id);
+    const entry = await auditEntry<Entry>(gw, id);
     expect(entry).to.deep.include({ status: 200, stream: true, input_tokens: 17, output_tokens: 4, cost_source: 'computed' });
     // The stream folded back, as for any stream.
     expect(entry.response_body).to.deep.include({ object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Hello, World!' }, finish_reason: 'stop' }] });
@@ -103,7 +97,7 @@ describe('a stream request answered with JSON @integration', () => {
     expect(last.type).to.equal('response.completed');
     expect(last.response).to.deep.include({ status: 'completed' });
     expect(last.response!.usage).to.deep.include({ input_tokens: 17, output_tokens: 4 });
-    expect(await auditEntry(gw, id)).to.deep.include({ status: 200, input_tokens: 17, output_tokens: 4 });
+    expect(await auditEntry<Entry>(gw, id)).to.deep.include({ status: 200, input_tokens: 17, output_tokens: 4 });
   });
 
   it('native /v1/responses: a JSON answer to a stream request is a 502 stream_expected, and the call is still metered', async () => {
@@ -116,6 +110,6 @@ describe('a stream request answered with JSON @integration', () => {
       param: null,
       provider: 'openai',
     });
-    expect(await auditEntry(gw, id)).to.deep.include({ status: 502, input_tokens: 17, output_tokens: 5, cost_source: 'computed' });
+    expect(await auditEntry<Entry>(gw, id)).to.deep.include({ status: 502, input_tokens: 17, output_tokens: 5, cost_source: 'computed' });
   });
 });
