@@ -1,15 +1,17 @@
 // A stream request answered with a whole JSON body (an OpenAI-compatible server that ignores
-// `stream`, a proxy that buffers): a chat completion is replayed as the stream that would have
-// carried it, so the client gets a proper event stream and the call is metered from the
-// answer's own usage. Anything else cannot be replayed exactly and is the provider's failure
-// (502); docs/architecture.md, "A stream request answered with JSON".
+// `stream`, a proxy that buffers): a chat completion or a Responses object is replayed as the
+// stream that would have carried it, so the client gets a proper event stream and the call is
+// metered from the answer's own usage. Anything else cannot be replayed exactly and is the
+// provider's failure (502); docs/architecture.md, "A stream request answered with JSON".
 import type { IncomingHttpHeaders } from 'node:http';
 import { providerFailed } from '../errors.js';
 import type { GatewayError } from '../errors.js';
 import { streamReply } from '../reply.js';
 import type { StreamReply } from '../reply.js';
 import type { ChatChoice, ChatCompletion, ChatCompletionChunk, ChatDelta } from '../types/chat.js';
+import type { ResponseObject } from '../types/responses.js';
 import type { Usage } from '../types/usage.js';
+import { responseEvents } from './responses-replay.js';
 import type { SseEvent, StreamSink, StreamTranslator } from './translator.js';
 
 const JSON_TYPE = /^application\/json\b/i;
@@ -70,6 +72,19 @@ function isChoice(value: unknown): value is ChatChoice {
   if (typeof index !== 'number' || typeof message !== 'object' || message === null) return false;
   const content = (message as { content?: unknown }).content;
   return content === undefined || content === null || typeof content === 'string';
+}
+
+/**
+ * A Responses object answered to a stream request, as a stream reply read by `translator` (the
+ * provider's own for its Responses streams, which meters it from response.completed); null when
+ * it has no exact stream form.
+ */
+export function replayedResponse(response: unknown, translator: StreamTranslator<unknown>): StreamReply | null {
+  const events = typeof response === 'object' && response !== null ? responseEvents(response as ResponseObject) : null;
+  if (events === null) return null;
+  let text = '';
+  for (const event of events) text += `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+  return streamReply(once(text), translator);
 }
 
 async function* once(text: string): AsyncIterable<string> {

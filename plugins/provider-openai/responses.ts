@@ -3,9 +3,11 @@ import type { UpstreamClient } from '../../core/http-client.js';
 import type { OperationHandler, Target } from '../../core/provider.js';
 import { streamReply } from '../../core/reply.js';
 import type { JsonReply } from '../../core/reply.js';
-import { isJsonAnswer, notReplayable } from '../../core/stream/json-answer.js';
+import { isJsonAnswer, notReplayable, replayedResponse } from '../../core/stream/json-answer.js';
 import { ResponsesPassthroughStream } from '../../core/stream/passthrough.js';
 import type { ResponsesUsage } from '../../core/types/responses.js';
+import type { Usage } from '../../core/types/usage.js';
+import { parseProviderJson } from '../../core/upstream-body.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 import { upstreamReasoning } from './reasoning.js';
 import { serializeWith } from './request-body.js';
@@ -22,20 +24,25 @@ function responsesPayload(ep: OpenAIEndpoint, body: Record<string, unknown>, tar
 
 /** A Responses-shaped answer forwarded as its bytes, with its usage read from them. */
 function responsesReply(ep: OpenAIEndpoint, raw: Buffer, status: number): JsonReply {
+  return forwardedReply(raw, responsesUsage(ep, raw), status);
+}
+
+function responsesUsage(ep: OpenAIEndpoint, raw: Buffer): Usage | null {
   const usage = usageMember<ResponsesUsage>(ep.name, raw);
-  return forwardedReply(raw, usage ? ep.usageFromResponses(usage) : null, status);
+  return usage ? ep.usageFromResponses(usage) : null;
 }
 
 export function responsesHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {
   return async (ctx, target) => {
     const res = await postJson(upstream, ep, ctx, ep.url('/responses', target.model), responsesPayload(ep, ctx.body!, target, null));
     if (!ctx.stream) return responsesReply(ep, await readRaw(res), res.statusCode);
-    if (!isJsonAnswer(res.headers)) return streamReply(res.body, new ResponsesPassthroughStream(ep.name, ep.usageFromResponses));
-    // A Responses stream's events (item ids, part boundaries, sequence numbers) cannot be rebuilt
-    // exactly from the final object: the client gets 502, and the call its provider billed is
-    // still metered from the answer's usage.
-    const usage = usageMember<ResponsesUsage>(ep.name, await readRaw(res));
-    ctx.usage = usage ? ep.usageFromResponses(usage) : null;
+    const translator = new ResponsesPassthroughStream(ep.name, ep.usageFromResponses);
+    if (!isJsonAnswer(res.headers)) return streamReply(res.body, translator);
+    const raw = await readRaw(res);
+    const replay = replayedResponse(parseProviderJson(ep.name, raw), translator);
+    if (replay !== null) return replay;
+    // No exact stream form: the client gets 502, and the call its provider billed is still metered.
+    ctx.usage = responsesUsage(ep, raw);
     throw notReplayable(ep.name);
   };
 }

@@ -1,7 +1,7 @@
 // A `"stream": true` request the provider answers with `application/json`: a chat completion
-// is replayed to the client as a proper stream and metered from the answer's usage (chat, and
-// /v1/responses over chat); a native Responses answer cannot be replayed exactly and is a 502,
-// still metered. (Before: chat relayed the raw object as one event then [DONE], /v1/responses
+// or a Responses object is replayed to the client as the stream that would have carried it and
+// metered from the answer's usage; an answer with no exact stream form is a 502, still
+// metered. (Before: chat relayed the raw object as one event then [DONE], /v1/responses
 // answered 200 with an empty body, both audited with 0 tokens.)
 import { expect } from 'chai';
 import { fixtureJson } from '../helpers/fixtures.js';
@@ -24,18 +24,21 @@ interface Entry {
   response_body: unknown;
 }
 
+const RESPONSE = fixtureJson<Record<string, unknown>>('recorded/openai/responses.json');
 const COMPLETION = fixtureJson<{ id: string; created: number; model: string; system_fingerprint: string; service_tier: string }>('recorded/openai/chat_completion.json');
 
 describe('a stream request answered with JSON @integration', () => {
   let openai: MockProvider;
   let gemini: GeminiMock;
   let gw: TestGateway;
+  /** What the next /v1/responses call answers. */
+  let response = RESPONSE;
 
   before(async () => {
     openai = await startOpenAIMock();
     // Whatever the request asks, the answer is the whole JSON object (a server that ignores `stream`).
     openai.on('POST', '/v1/chat/completions', (_req, res) => sendJson(res, 200, COMPLETION));
-    openai.on('POST', '/v1/responses', (_req, res) => sendJson(res, 200, fixtureJson('recorded/openai/responses.json')));
+    openai.on('POST', '/v1/responses', (_req, res) => sendJson(res, 200, response));
     gemini = await GeminiMock.start();
     gw = await startTestGateway({
       env: { ...openAIEnv(openai), TOGETHER_API_KEY: OPENAI_KEY, TOGETHER_BASE_URL: `${openai.url}/v1`, GEMINI_API_KEY: GEMINI_KEY, GEMINI_BASE_URL: gemini.url },
@@ -100,16 +103,44 @@ describe('a stream request answered with JSON @integration', () => {
     expect(await auditEntry<Entry>(gw, id)).to.deep.include({ status: 200, input_tokens: 17, output_tokens: 4 });
   });
 
-  it('native /v1/responses: a JSON answer to a stream request is a 502 stream_expected, and the call is still metered', async () => {
+  it('native /v1/responses: the JSON answer becomes the Responses stream OpenAI sends, which the openai SDK folds back into the same response', async () => {
+    const stream = gw.client().responses.stream({ model: 'openai/gpt-4o-mini', input: 'hi' });
+    const types: string[] = [];
+    stream.on('event', (event) => types.push(event.type));
+    const final = await stream.finalResponse();
+    expect(types).to.deep.equal([
+      'response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added', 'response.output_text.delta',
+      'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed',
+    ]);
+    // The SDK checked each event against the item and part it opened; what it folded is the answer.
+    expect([final.id, final.status, final.output_text]).to.deep.equal([RESPONSE['id'], 'completed', 'Hello, World!']);
+    expect(final.usage).to.deep.equal(RESPONSE['usage']);
+  });
+
+  it('native /v1/responses stream: the replay is metered from the answer, as a real stream', async () => {
     const res = await gw.fetch('/v1/responses', { method: 'POST', body: JSON.stringify({ model: 'openai/gpt-4o-mini', stream: true, input: 'hi' }) });
+    expect(res.status).to.equal(200);
     const id = res.headers.get('x-request-id')!;
-    await expectError(res, 502, {
-      message: "provider 'openai' answered a stream request with a JSON body that cannot be replayed as a stream exactly",
-      type: 'provider_error',
-      code: 'stream_expected',
-      param: null,
-      provider: 'openai',
-    });
-    expect(await auditEntry<Entry>(gw, id)).to.deep.include({ status: 502, input_tokens: 17, output_tokens: 5, cost_source: 'computed' });
+    const events = sseData(await res.text()).map((d) => JSON.parse(d) as { sequence_number: number });
+    expect(events.map((e) => e.sequence_number)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(await auditEntry<Entry>(gw, id)).to.deep.include({ status: 200, stream: true, input_tokens: 17, output_tokens: 5, cost_source: 'computed' });
+  });
+
+  it('native /v1/responses: an answer with an item that has no stream form is a 502 stream_expected, and the call is still metered', async () => {
+    response = { ...RESPONSE, output: [{ id: 'ws_1', type: 'web_search_call', status: 'completed' }, ...(RESPONSE['output'] as unknown[])] };
+    try {
+      const res = await gw.fetch('/v1/responses', { method: 'POST', body: JSON.stringify({ model: 'openai/gpt-4o-mini', stream: true, input: 'hi' }) });
+      const id = res.headers.get('x-request-id')!;
+      await expectError(res, 502, {
+        message: "provider 'openai' answered a stream request with a JSON body that cannot be replayed as a stream exactly",
+        type: 'provider_error',
+        code: 'stream_expected',
+        param: null,
+        provider: 'openai',
+      });
+      expect(await auditEntry<Entry>(gw, id)).to.deep.include({ status: 502, input_tokens: 17, output_tokens: 5, cost_source: 'computed' });
+    } finally {
+      response = RESPONSE;
+    }
   });
 });
