@@ -127,7 +127,7 @@ export class CaptureSource {
     if (failed) {
       ctx.error = providerFailed('openai', 'upstream failed');
       ctx.status = 502;
-      ctx.attempts.push({ provider: 'openai', model: target.model, status: 502, error: 'upstream failed', duration_ms: 1.25 });
+      ctx.attempts.push({ provider: 'openai', model: target.model, status: 502, error: 'upstream failed', duration_ms: 1.25, queued_ms: 0 });
     } else {
       // A stream's answer is the reassembled object (fresh, like the stream reassembler's); a
       // JSON answer is forwarded as its bytes.
@@ -140,7 +140,7 @@ export class CaptureSource {
       // Parsed from the answer's bytes, as the provider plugins do.
       usage.raw = JSON.parse(RAW_USAGE_TEXT) as unknown;
       ctx.usage = usage;
-      ctx.attempts.push({ provider: 'openai', model: target.model, status: 200, error: null, duration_ms: ctx.durationMs - 0.5 });
+      ctx.attempts.push({ provider: 'openai', model: target.model, status: 200, error: null, duration_ms: ctx.durationMs - 0.5, queued_ms: 0 });
     }
     ctx.cost = ctx.usage === null ? null : toCostResult(calculateCost(ctx.usage, PRICING, { at: new Date(ctx.startedAt) }));
     return ctx;

@@ -24,12 +24,13 @@ export const coreConfigSchema = {
     upstream: {
       type: 'object',
       additionalProperties: false,
-      required: ['connect_timeout_ms', 'first_byte_timeout_ms', 'idle_timeout_ms', 'connections_per_origin', 'max_buffered_answer_bytes'],
+      required: ['connect_timeout_ms', 'first_byte_timeout_ms', 'idle_timeout_ms', 'connections_per_origin', 'queue_timeout_ms', 'max_buffered_answer_bytes'],
       properties: {
         connect_timeout_ms: { type: 'integer', minimum: 1 },
         first_byte_timeout_ms: { type: 'integer', minimum: 1 },
         idle_timeout_ms: { type: 'integer', minimum: 1 },
-        connections_per_origin: { type: 'integer', minimum: 1 },
+        connections_per_origin: { type: ['integer', 'null'], minimum: 1 },
+        queue_timeout_ms: { type: 'integer', minimum: 0 },
         max_buffered_answer_bytes: { type: 'integer', minimum: 1 },
       },
     },

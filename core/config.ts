@@ -30,7 +30,10 @@ export interface UpstreamOptions {
   connect_timeout_ms: number;
   first_byte_timeout_ms: number;
   idle_timeout_ms: number;
-  connections_per_origin: number;
+  /** Null: no cap, a connection per concurrent call (docs/configuration.md says why). */
+  connections_per_origin: number | null;
+  /** With a cap: how long a call may wait for a free connection before it gets 503. */
+  queue_timeout_ms: number;
   /** The largest non-streamed answer read into memory; a larger one is a 502. */
   max_buffered_answer_bytes: number;
 }

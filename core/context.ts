@@ -48,6 +48,8 @@ export interface Attempt {
   status: number;
   error: string | null;
   duration_ms: number;
+  /** Of duration_ms, the time the attempt's upstream calls waited for a free connection (0 without a connection cap). */
+  queued_ms: number;
 }
 
 /** What the price stage computed; the pricing plugin defines the full shape. */
@@ -108,6 +110,8 @@ export class RequestContext {
   traceId: string | null = null;
   /** ms from start to the first response byte. */
   firstByteMs: number | null = null;
+  /** ms the request's upstream calls waited for a free connection to their provider (all attempts; 0 without a connection cap). */
+  queuedMs = 0;
   /** ms from start to the end of the response. */
   durationMs: number | null = null;
   readonly locals: ContextLocals = {} as ContextLocals;

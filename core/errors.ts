@@ -116,6 +116,22 @@ export const providerFailed = (provider: string, message: string, cause?: unknow
 export const providerTimeout = (provider: string, what: string, cause?: unknown): GatewayError =>
   new GatewayError({ status: 504, type: 'provider_error', message: `provider '${provider}' timed out (${what})`, provider, code: 'provider_timeout', retryable: true, cause });
 
+/**
+ * Every connection the operator allows to a provider's origin stayed busy for the queue time
+ * (`upstream.connections_per_origin`, `upstream.queue_timeout_ms`): the gateway, not the
+ * provider, refuses the call, and another attempt soon (or another target) may get through.
+ */
+export const providerBusy = (provider: string, connections: number, queueTimeoutMs: number): GatewayError =>
+  new GatewayError({
+    status: 503,
+    type: 'provider_error',
+    message: `all ${connections} connections to provider '${provider}' stayed busy for ${queueTimeoutMs} ms; try again later`,
+    provider,
+    code: 'upstream_queue_timeout',
+    retryable: true,
+    retryAfter: 1,
+  });
+
 const PROVIDER_STATUS_TYPE: Record<number, ErrorType> = {
   400: 'invalid_request_error',
   401: 'authentication_error',

@@ -1,6 +1,7 @@
 // Upstream HTTP: one undici Pool per origin with keep-alive, the three timeouts of the config
 // (connect, first byte, idle between body chunks), and cancellation: a client that goes away
-// cancels the upstream call. Every provider call goes through here. It uses undici's dispatch
+// cancels the upstream call. With an operator's connection cap, calls beyond it wait in the
+// origin's ConnectionQueue (a time limit, then 503). Every provider call goes through here. It uses undici's dispatch
 // API directly (no Readable, no AbortSignal per request): the gateway's own per-call cost is
 // the budget the benchmark holds it to.
 import { Pool, errors as undiciErrors } from 'undici';
@@ -8,8 +9,11 @@ import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Cancellation } from './cancellation.js';
 import type { UpstreamOptions } from './config.js';
+import { ConnectionQueue } from './connection-queue.js';
+import type { QueueStats, WaitingCall } from './connection-queue.js';
 import { isGatewayError, providerFailed, providerTimeout } from './errors.js';
 import type { GatewayError } from './errors.js';
+import type { Logger } from './logger.js';
 import { UpstreamBody } from './upstream-body.js';
 
 export { UpstreamBody } from './upstream-body.js';
@@ -30,6 +34,8 @@ export interface UpstreamRequest {
   timeouts?: Partial<UpstreamOptions>;
   /** When given, an error status (>= 400) rejects with the mapped error instead of resolving. */
   mapError?: ErrorMapper;
+  /** The request this call is made for (its RequestContext): the time the call waited for a free connection is added to its `queuedMs`. */
+  context?: { queuedMs: number };
 }
 
 export interface UpstreamResponse {
@@ -44,6 +50,8 @@ const ERROR_BODY_LIMIT = 64 * 1024;
 /** Where a URL goes, parsed once: a `URL` per call costs about a microsecond. */
 interface Destination {
   pool: Pool;
+  /** Null without a connection cap: nothing waits. */
+  queue: ConnectionQueue | null;
   origin: string;
   path: string;
 }
@@ -56,11 +64,14 @@ const MAX_DESTINATIONS = 1024;
 
 export class UpstreamClient {
   readonly #pools = new Map<string, Pool>();
+  readonly #queues = new Map<string, ConnectionQueue>();
   readonly #destinations = new Map<string, Destination>();
   readonly #options: UpstreamOptions;
+  readonly #logger: Logger;
 
-  constructor(options: UpstreamOptions) {
+  constructor(options: UpstreamOptions, logger: Logger) {
     this.#options = options;
+    this.#logger = logger;
   }
 
   pool(origin: string): Pool {
@@ -77,23 +88,38 @@ export class UpstreamClient {
     return pool;
   }
 
+  /** The origin's queue for calls beyond the connection cap; null when there is no cap. */
+  #queue(origin: string): ConnectionQueue | null {
+    const cap = this.#options.connections_per_origin;
+    if (cap === null) return null;
+    let queue = this.#queues.get(origin);
+    if (queue === undefined) {
+      queue = new ConnectionQueue(origin, cap, this.#options.queue_timeout_ms, this.#logger);
+      this.#queues.set(origin, queue);
+    }
+    return queue;
+  }
+
+  /** Each capped origin's queue as it is now, for metrics. */
+  queueStats(): QueueStats[] {
+    return [...this.#queues.values()].map((q) => q.stats());
+  }
+
   /** Resolves with the response head; with `mapError`, an error status rejects instead. */
   request(req: UpstreamRequest): Promise<UpstreamResponse> {
     try {
       const to = this.#destination(req.url);
-      const call = new UpstreamCall(req.provider, req.signal, req.mapError, this.#options.max_buffered_answer_bytes);
-      to.pool.dispatch(
-        {
-          origin: to.origin,
-          path: to.path,
-          method: req.method,
-          headers: req.headers,
-          body: req.body ?? null,
-          headersTimeout: req.timeouts?.first_byte_timeout_ms ?? this.#options.first_byte_timeout_ms,
-          bodyTimeout: req.timeouts?.idle_timeout_ms ?? this.#options.idle_timeout_ms,
-        },
-        call,
-      );
+      const dispatch: Dispatcher.DispatchOptions = {
+        origin: to.origin,
+        path: to.path,
+        method: req.method,
+        headers: req.headers,
+        body: req.body ?? null,
+        headersTimeout: req.timeouts?.first_byte_timeout_ms ?? this.#options.first_byte_timeout_ms,
+        bodyTimeout: req.timeouts?.idle_timeout_ms ?? this.#options.idle_timeout_ms,
+      };
+      const call = new UpstreamCall(req, to.pool, dispatch, to.queue, this.#options.max_buffered_answer_bytes);
+      call.send();
       return call.head;
     } catch (err) {
       return Promise.reject(err);
@@ -104,7 +130,7 @@ export class UpstreamClient {
     let to = this.#destinations.get(url);
     if (to === undefined) {
       const parsed = new URL(url);
-      to = { pool: this.pool(parsed.origin), origin: parsed.origin, path: parsed.pathname + parsed.search };
+      to = { pool: this.pool(parsed.origin), queue: this.#queue(parsed.origin), origin: parsed.origin, path: parsed.pathname + parsed.search };
       if (this.#destinations.size >= MAX_DESTINATIONS) this.#destinations.clear();
       this.#destinations.set(url, to);
     }
@@ -114,36 +140,88 @@ export class UpstreamClient {
   async close(): Promise<void> {
     await Promise.all([...this.#pools.values()].map((p) => p.close().catch(() => p.destroy())));
     this.#pools.clear();
+    this.#queues.clear();
     this.#destinations.clear();
   }
 }
 
 /** One upstream exchange: undici's dispatch handler, the promise of the response head, the body. */
-class UpstreamCall implements Dispatcher.DispatchHandler {
+class UpstreamCall implements Dispatcher.DispatchHandler, WaitingCall {
   readonly head: Promise<UpstreamResponse>;
-  readonly #provider: string;
+  readonly provider: string;
   readonly #signal: Cancellation | AbortSignal | undefined;
   readonly #body: UpstreamBody;
   readonly #mapError: ErrorMapper | undefined;
+  readonly #context: { queuedMs: number } | undefined;
+  readonly #pool: Pool;
+  readonly #dispatch: Dispatcher.DispatchOptions;
+  readonly #queue: ConnectionQueue | null;
   #resolve!: (res: UpstreamResponse) => void;
   #reject!: (err: unknown) => void;
   #started = false;
   #controller: Dispatcher.DispatchController | null = null;
+  /** Set while the call waits in the origin's queue. */
+  #leaveQueue: (() => void) | null = null;
   readonly #onAbort = (): void => {
-    this.#controller?.abort(abortError(this.#signal));
+    if (this.#leaveQueue !== null) {
+      this.#leaveQueue();
+      this.#leaveQueue = null;
+      this.#detach();
+      this.#reject(abortError(this.#signal));
+    } else {
+      this.#controller?.abort(abortError(this.#signal));
+    }
   };
 
-  constructor(provider: string, signal: Cancellation | AbortSignal | undefined, mapError: ErrorMapper | undefined, maxBuffered: number) {
-    this.#provider = provider;
-    this.#signal = signal;
-    this.#mapError = mapError;
-    this.#body = new UpstreamBody(provider, maxBuffered);
+  constructor(req: UpstreamRequest, pool: Pool, dispatch: Dispatcher.DispatchOptions, queue: ConnectionQueue | null, maxBuffered: number) {
+    this.provider = req.provider;
+    this.#signal = req.signal;
+    this.#mapError = req.mapError;
+    this.#context = req.context;
+    this.#pool = pool;
+    this.#dispatch = dispatch;
+    this.#queue = queue;
+    this.#body = new UpstreamBody(req.provider, maxBuffered);
     this.head = new Promise((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
     });
+    const signal = req.signal;
     if (signal instanceof Cancellation) signal.onAbort(this.#onAbort);
     else signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  /** Sends the call, or queues it behind the origin's connection cap. */
+  send(): void {
+    if (this.#queue === null) {
+      this.#pool.dispatch(this.#dispatch, this);
+    } else if (this.#signal?.aborted) {
+      this.#detach();
+      this.#reject(abortError(this.#signal));
+    } else {
+      this.#leaveQueue = this.#queue.admit(this);
+    }
+  }
+
+  /** The queue's turn (WaitingCall): a connection is free for this call. */
+  start(waitedMs: number): void {
+    this.#leaveQueue = null;
+    if (this.#context !== undefined) this.#context.queuedMs += waitedMs;
+    try {
+      this.#pool.dispatch(this.#dispatch, this);
+    } catch (err) {
+      this.#queue?.release();
+      this.#detach();
+      this.#reject(err);
+    }
+  }
+
+  /** The queue time passed (WaitingCall). */
+  fail(err: GatewayError, waitedMs: number): void {
+    this.#leaveQueue = null;
+    if (this.#context !== undefined) this.#context.queuedMs += waitedMs;
+    this.#detach();
+    this.#reject(err);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -180,12 +258,14 @@ class UpstreamCall implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     this.#detach();
+    this.#queue?.release();
     this.#body.finish();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     this.#detach();
-    const mapped = upstreamError(this.#provider, err, this.#signal);
+    this.#queue?.release();
+    const mapped = upstreamError(this.provider, err, this.#signal);
     if (this.#started) this.#body.fail(mapped);
     else this.#reject(mapped);
   }

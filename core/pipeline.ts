@@ -73,13 +73,14 @@ export class Pipeline {
         const target = ctx.target;
         const handler = this.#handler(ctx, target);
         const started = performance.now();
+        const queuedBefore = ctx.queuedMs;
         try {
           reply = await handler(ctx, target);
         } catch (err) {
-          failedAttempt(ctx, target, started, err);
+          failedAttempt(ctx, target, started, queuedBefore, err);
           throw err;
         }
-        succeededAttempt(ctx, target, started, reply);
+        succeededAttempt(ctx, target, started, queuedBefore, reply);
       }
       const sent = this.#send(ctx, reply);
       if (sent !== undefined) await sent;
@@ -117,14 +118,15 @@ export class Pipeline {
   async invoke(ctx: RequestContext, target: Target): Promise<JsonReply | StreamReply> {
     const handler = this.#handler(ctx, target);
     const started = performance.now();
+    const queuedBefore = ctx.queuedMs;
     let reply: JsonReply | StreamReply;
     try {
       reply = await handler(ctx, target);
     } catch (err) {
-      failedAttempt(ctx, target, started, err);
+      failedAttempt(ctx, target, started, queuedBefore, err);
       throw err;
     }
-    succeededAttempt(ctx, target, started, reply);
+    succeededAttempt(ctx, target, started, queuedBefore, reply);
     return reply;
   }
 
@@ -175,15 +177,19 @@ export class Pipeline {
   }
 }
 
-function succeededAttempt(ctx: RequestContext, target: Target, started: number, reply: JsonReply | StreamReply): void {
+function succeededAttempt(ctx: RequestContext, target: Target, started: number, queuedBefore: number, reply: JsonReply | StreamReply): void {
   const status = reply.kind === 'json' ? reply.status : 200;
-  ctx.attempts.push({ provider: target.provider.name, model: target.model, status, error: null, duration_ms: performance.now() - started });
+  recordAttempt(ctx, target, started, queuedBefore, status, null);
 }
 
-function failedAttempt(ctx: RequestContext, target: Target, started: number, err: unknown): void {
+function failedAttempt(ctx: RequestContext, target: Target, started: number, queuedBefore: number, err: unknown): void {
   const e = toGatewayError(err);
-  const status = ctx.abort.aborted ? 499 : e.status;
-  ctx.attempts.push({ provider: target.provider.name, model: target.model, status, error: e.message, duration_ms: performance.now() - started });
+  recordAttempt(ctx, target, started, queuedBefore, ctx.abort.aborted ? 499 : e.status, e.message);
+}
+
+function recordAttempt(ctx: RequestContext, target: Target, started: number, queuedBefore: number, status: number, error: string | null): void {
+  const duration_ms = performance.now() - started;
+  ctx.attempts.push({ provider: target.provider.name, model: target.model, status, error, duration_ms, queued_ms: ctx.queuedMs - queuedBefore });
 }
 
 /** After the auth stage, on every route but public ones. */

@@ -30,8 +30,8 @@ describe('audit entry record', () => {
         ts: T0 + 2,
         usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3, cached_input_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 1, audio_input_tokens: 0, audio_output_tokens: 0, provider_cost_usd: 0.25, raw: null },
         attempts: [
-          { provider: 'a', model: 'x', status: 502, error: 'upstream failed', duration_ms: 1.5 },
-          { provider: 'b', model: 'y', status: 200, error: null, duration_ms: 2.25 },
+          { provider: 'a', model: 'x', status: 502, error: 'upstream failed', duration_ms: 1.5, queued_ms: 0 },
+          { provider: 'b', model: 'y', status: 200, error: null, duration_ms: 2.25, queued_ms: 12.5 },
         ],
         request_body: 'héllo "world"',
         response_body: '',

@@ -52,7 +52,7 @@ describe('audit entry', () => {
     usage.total_tokens = 13;
     ctx.usage = usage;
     ctx.cost = { total_usd: '0.0000033', source: 'computed', pico_usd: '3300000', lines: [] };
-    ctx.attempts.push({ provider: 'demo', model: 'echo', status: 200, error: null, duration_ms: 2.5000004 });
+    ctx.attempts.push({ provider: 'demo', model: 'echo', status: 200, error: null, duration_ms: 2.5000004, queued_ms: 0 });
     const entry = materialize(toEntry(ctx, NONE), WHOLE);
     expect(entry).to.deep.equal({
       id: ctx.id,
@@ -88,7 +88,7 @@ describe('audit entry', () => {
       response_body_truncated: false,
       usage,
       cost: { total_usd: '0.0000033', source: 'computed', pico_usd: '3300000', lines: [] },
-      attempts: [{ provider: 'demo', model: 'echo', status: 200, error: null, duration_ms: 2.5 }],
+      attempts: [{ provider: 'demo', model: 'echo', status: 200, error: null, duration_ms: 2.5, queued_ms: 0 }],
     });
     expect(isUnpriced(entry)).to.equal(false);
   });

@@ -73,7 +73,7 @@ export function detailOf(value: unknown): RecordDetail | null {
     response_body_truncated: v[17] as boolean,
     usage: v[18] === null ? null : usageOf(v[18] as unknown[]),
     cost: Array.isArray(v[19]) ? costOf(v[19] as CostArray) : (v[19] as AuditEntry['cost']),
-    attempts: (v[20] as Array<[string, string, number, string | null, number]>).map(attemptOf),
+    attempts: (v[20] as Array<[string, string, number, string | null, number, number?]>).map(attemptOf),
   };
 }
 
@@ -182,7 +182,7 @@ function costOf(a: CostArray): CostResult {
 }
 
 function attemptsArray(attempts: readonly Attempt[]): unknown[] {
-  return attempts.map((a) => [a.provider, a.model, a.status, a.error, roundMs(a.duration_ms)]);
+  return attempts.map((a) => [a.provider, a.model, a.status, a.error, roundMs(a.duration_ms), roundMs(a.queued_ms)]);
 }
 
 /** Milliseconds as stored: sub-microsecond digits of performance.now() differences are noise. */
@@ -190,8 +190,9 @@ export function roundMs(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
-function attemptOf(a: [string, string, number, string | null, number]): Attempt {
-  return { provider: a[0], model: a[1], status: a[2], error: a[3], duration_ms: a[4] };
+/** Entries stored before queued_ms existed have five members: they waited for no connection. */
+function attemptOf(a: [string, string, number, string | null, number, number?]): Attempt {
+  return { provider: a[0], model: a[1], status: a[2], error: a[3], duration_ms: a[4], queued_ms: a[5] ?? 0 };
 }
 
 function errorOf(e: [string, string | null, string, number, string | null]): AuditError {

@@ -131,7 +131,7 @@ describe('audit SQLite store: segments', () => {
     usage.raw = { prompt_tokens: 3 };
     ctx.usage = usage;
     ctx.cost = { total_usd: '0.00000045', source: 'computed', pico_usd: '450000', lines: [] };
-    ctx.attempts.push({ provider: 'demo', model: 'echo', status: 200, error: null, duration_ms: 0.123456789 });
+    ctx.attempts.push({ provider: 'demo', model: 'echo', status: 200, error: null, duration_ms: 0.123456789, queued_ms: 0 });
     for (const maxBodyBytes of [null, 40]) {
       const capture = toEntry(ctx, { trustProxy: false });
       const record = recordOf(capture, { maxBodyBytes });

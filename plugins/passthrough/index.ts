@@ -33,7 +33,7 @@ export default definePlugin<PassthroughOptions>({
   schema: passthroughSchema,
   setup(gw, options) {
     const upstream = gw.loaded.config.upstream;
-    const agentOptions = { keepAlive: true, maxSockets: upstream.connections_per_origin, timeout: IDLE_SOCKET_MS };
+    const agentOptions = { keepAlive: true, maxSockets: upstream.connections_per_origin ?? Infinity, timeout: IDLE_SOCKET_MS };
     const agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
     const targets = new PassthroughTargets();
     const proxy = new PassthroughProxy();

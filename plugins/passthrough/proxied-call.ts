@@ -229,7 +229,8 @@ export class ProxiedCall implements Activity {
       status = ctx.abort.signal.aborted ? 499 : toGatewayError(error).status;
     }
     const message = ctx.error?.message ?? (error instanceof Error ? error.message : null);
-    ctx.attempts.push({ provider, model: ctx.target!.model, status, error: message, duration_ms: performance.now() - this.#started });
+    // The agent's wait for a socket under a connection cap counts against the connect timeout (docs/passthrough.md).
+    ctx.attempts.push({ provider, model: ctx.target!.model, status, error: message, duration_ms: performance.now() - this.#started, queued_ms: 0 });
   }
 
   /** Once: from the request body when it was kept whole, else from the path. */

@@ -37,7 +37,7 @@ function requestOptions(ep: AnthropicEndpoint, ceiling: unknown): AnthropicReque
 export function chatHandler(upstream: UpstreamClient, ep: AnthropicEndpoint): OperationHandler {
   return async (ctx, target) => {
     const request = toAnthropicRequest(ctx.body as ChatRequest, target.model, requestOptions(ep, target.metadata?.max_output_tokens));
-    const res = await callAnthropic(upstream, ep, 'POST', ep.messagesUrl, JSON.stringify(request), ctx.abort);
+    const res = await callAnthropic(upstream, ep, 'POST', ep.messagesUrl, JSON.stringify(request), ctx.abort, ctx);
     const created = Math.floor(Date.now() / 1000);
     if (ctx.stream && !isJsonAnswer(res.headers)) return streamReply(res.body, new AnthropicChatStream({ created, provider: ep.name }));
     const message = await readJson(res, MESSAGE);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { UpstreamClient } from '../../core/http-client.js';
+import { createLogger } from '../../core/logger.js';
 import { anthropicEndpoint } from './endpoint.js';
 import { fromAnthropicModels } from './models.js';
 import { createAnthropicProvider } from './provider.js';
@@ -11,7 +12,7 @@ function instance(apiKey: string | null) {
 }
 
 describe('provider-anthropic provider', () => {
-  const upstream = new UpstreamClient({ connect_timeout_ms: 1000, first_byte_timeout_ms: 1000, idle_timeout_ms: 1000, connections_per_origin: 1, max_buffered_answer_bytes: 1024 * 1024 });
+  const upstream = new UpstreamClient({ connect_timeout_ms: 1000, first_byte_timeout_ms: 1000, idle_timeout_ms: 1000, connections_per_origin: null, queue_timeout_ms: 1000, max_buffered_answer_bytes: 1024 * 1024 }, createLogger('error'));
   after(() => upstream.close());
 
   it('serves chat only: embeddings and compact answer 501, responses is derived by the registry', () => {

@@ -14,6 +14,7 @@ export function callAnthropic(
   url: string,
   body: string | null,
   signal: Cancellation | AbortSignal,
+  context?: UpstreamRequest['context'],
 ): Promise<UpstreamResponse> {
   return upstream.request({
     provider: ep.name,
@@ -22,6 +23,7 @@ export function callAnthropic(
     headers: ep.headers,
     body,
     signal,
+    context,
     mapError: (status, text, retryAfter) => fromAnthropicError(status, text, ep.name, retryAfter),
   });
 }

@@ -17,7 +17,7 @@ export function chatHandler(upstream: UpstreamClient, ep: GeminiEndpoint): Opera
   return async (ctx, target) => {
     const payload = JSON.stringify(toGeminiRequest(ctx.body as ChatRequest, target.model));
     const url = ctx.stream ? `${modelMethodUrl(ep, target, 'streamGenerateContent')}?alt=sse` : modelMethodUrl(ep, target, 'generateContent');
-    const res = await callGemini(upstream, ep, url, payload, ctx.abort);
+    const res = await callGemini(upstream, ep, url, payload, ctx.abort, ctx);
     const created = Math.floor(Date.now() / 1000);
     // Gemini reports usage on every stream event, so nothing extra is asked for: the stream's
     // usage chunk is always built and the relay shows it only to clients that asked.

@@ -20,7 +20,7 @@ export function embeddingsHandler(upstream: UpstreamClient, ep: GeminiEndpoint):
     const url = modelMethodUrl(ep, target, 'batchEmbedContents');
     const vectors: GeminiContentEmbedding[] = [];
     for (const batch of splitBatches(request)) {
-      const res = await callGemini(upstream, ep, url, JSON.stringify(batch), ctx.abort);
+      const res = await callGemini(upstream, ep, url, JSON.stringify(batch), ctx.abort, ctx);
       const got = embeddingsOf(await readGeminiJson<GeminiEmbedResponse>(res));
       // A short answer would shift every later vector onto the wrong input.
       if (got.length !== batch.requests.length) {

@@ -3,16 +3,16 @@
 // the contract's error (fromGeminiError), and a success body is read as JSON once.
 import type { Cancellation } from '../../core/cancellation.js';
 import { providerFailed } from '../../core/errors.js';
-import type { UpstreamClient, UpstreamResponse } from '../../core/http-client.js';
+import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../../core/http-client.js';
 import type { GeminiEndpoint } from './endpoint.js';
 import { fromGeminiError } from './errors.js';
 
 /** GET when `body` is null, else POST of the JSON text. Resolves only to a status below 400. */
-export function callGemini(upstream: UpstreamClient, ep: GeminiEndpoint, url: string, body: string | null, signal: Cancellation | AbortSignal): Promise<UpstreamResponse> {
+export function callGemini(upstream: UpstreamClient, ep: GeminiEndpoint, url: string, body: string | null, signal: Cancellation | AbortSignal, context?: UpstreamRequest['context']): Promise<UpstreamResponse> {
   const mapError = (status: number, text: string, retryAfter: number | null) => fromGeminiError(status, text, ep.name, retryAfter);
   return body === null
-    ? upstream.request({ provider: ep.name, url, method: 'GET', headers: ep.headers, signal, mapError })
-    : upstream.request({ provider: ep.name, url, method: 'POST', headers: ep.jsonHeaders, body, signal, mapError });
+    ? upstream.request({ provider: ep.name, url, method: 'GET', headers: ep.headers, signal, mapError, context })
+    : upstream.request({ provider: ep.name, url, method: 'POST', headers: ep.jsonHeaders, body, signal, mapError, context });
 }
 
 /** The body as a JSON object; one that is not is the provider failing (502). */

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { UpstreamClient } from '../../core/http-client.js';
+import { createLogger } from '../../core/logger.js';
 import { compatibleProvider } from './compatible-provider.js';
 import { PROVIDERS } from './providers-table.js';
 
-const upstream = new UpstreamClient({ connect_timeout_ms: 1000, first_byte_timeout_ms: 1000, idle_timeout_ms: 1000, connections_per_origin: 1, max_buffered_answer_bytes: 1024 * 1024 });
+const upstream = new UpstreamClient({ connect_timeout_ms: 1000, first_byte_timeout_ms: 1000, idle_timeout_ms: 1000, connections_per_origin: null, queue_timeout_ms: 1000, max_buffered_answer_bytes: 1024 * 1024 }, createLogger('error'));
 
 describe('provider-openai-compatible: the providers table', () => {
   after(() => upstream.close());

@@ -11,7 +11,7 @@ import type { Usage } from '../../core/types/usage.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 
 export function postJson(upstream: UpstreamClient, ep: OpenAIEndpoint, ctx: RequestContext, url: string, payload: string | Buffer): Promise<UpstreamResponse> {
-  return upstream.request({ provider: ep.name, url, method: 'POST', headers: ep.headers, body: payload, signal: ctx.abort, mapError: ep.mapError });
+  return upstream.request({ provider: ep.name, url, method: 'POST', headers: ep.headers, body: payload, signal: ctx.abort, mapError: ep.mapError, context: ctx });
 }
 
 /** The success body's bytes; a body that is not a JSON object is the provider failing (502). */
