@@ -80,6 +80,12 @@ function statusKilobytes(pid: number, field: string): number | null {
   return match?.[1] === undefined ? null : Number(match[1]);
 }
 
+/** Resident set size now (VmRSS) in bytes, of the process alone (its threads included). */
+export function readRssBytes(pid: number): number | null {
+  const kb = statusKilobytes(pid, 'VmRSS');
+  return kb === null ? null : kb * 1024;
+}
+
 /** Peak resident set size (VmHWM) in bytes, summed over the process tree. */
 export function readPeakRssBytes(pid: number): number | null {
   const own = statusKilobytes(pid, 'VmHWM');

@@ -90,7 +90,7 @@ export type SluiceStart = { ok: true; target: Target } | { ok: false; reason: st
 export async function startSluice(
   children: ChildSet,
   workDir: string,
-  cpu: number,
+  cpu: number | null,
   mock: Target,
   configPath: string | null,
 ): Promise<SluiceStart> {
@@ -116,7 +116,8 @@ export async function startSluice(
   };
   if (configPath !== null) env.GATEWAY_CONFIG = resolve(configPath);
   else delete env.GATEWAY_CONFIG;
-  const child = children.start({ name: 'sluice', ...nodeTs(SLUICE_ENTRY, []), cpu, logFile, cwd: REPO_ROOT, env });
+  // As `npm start` runs it: plain node, no TypeScript loader.
+  const child = children.start({ name: 'sluice', command: process.execPath, args: [SLUICE_ENTRY], cpu, logFile, cwd: REPO_ROOT, env });
   if (!(await waitForHttp(`${origin}/healthz`, child, SLUICE_READY_TIMEOUT_MS))) {
     const exitedEarly = child.hasExited();
     // A half-started gateway must not keep burning the targets' core during the other measurements.

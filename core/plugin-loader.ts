@@ -1,7 +1,9 @@
 // Loads the plugins the config lists: built-ins by name (plugins/<name>/index), an
-// operator's own by path (relative to the config file) or by package name. Options are
-// validated against each plugin's schema; dependencies are checked and ordered.
+// operator's own by path (relative to the config file) or by package name (from the config
+// file's folder, then from the gateway's own). Options are validated against each plugin's
+// schema; dependencies are checked and ordered.
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
@@ -9,6 +11,7 @@ import { CODE_ROOT } from './config.js';
 import type { LoadedConfig, PluginEntry } from './config.js';
 import { StartupError, jsonPointerToKey, schemaErrorMessage } from './config-error.js';
 import type { PluginDefinition } from './plugin.js';
+import { isTypeScriptFile, loadTypeScript } from './typescript-loader.js';
 
 export interface LoadedPlugin {
   definition: PluginDefinition<unknown>;
@@ -57,10 +60,11 @@ async function importPlugin(loaded: LoadedConfig, entry: PluginEntry, where: str
     if (!existsSync(file)) throw new StartupError('SLUICE_ERR_PLUGIN_NOT_FOUND', `${loaded.source}: ${where}.path: no file at ${file}`);
     specifier = pathToFileURL(file).href;
   } else {
-    specifier = entry.package!;
+    specifier = packageUrl(entry.package!, loaded.baseDir);
   }
   let mod: { default?: unknown };
   try {
+    if (isTypeScriptFile(specifier)) await loadTypeScript();
     mod = (await import(specifier)) as { default?: unknown };
   } catch (err) {
     throw new StartupError('SLUICE_ERR_PLUGIN_NOT_FOUND', `${loaded.source}: ${where}: cannot load ${specifier}: ${(err as Error).message.split('\n')[0]}`, err);
@@ -70,6 +74,23 @@ async function importPlugin(loaded: LoadedConfig, entry: PluginEntry, where: str
     throw new StartupError('SLUICE_ERR_PLUGIN_INVALID', `${loaded.source}: ${where}: the module's default export must be a plugin (definePlugin({ name, setup }))`);
   }
   return def as PluginDefinition<unknown>;
+}
+
+/**
+ * Where a plugin package is: in the node_modules of the config file's folder (an operator's
+ * own install; found with `require.resolve`, so its `exports` need a `default` entry), else in
+ * the gateway's. Left as the bare name when neither has it: the import then says so.
+ */
+function packageUrl(name: string, baseDir: string): string {
+  try {
+    return pathToFileURL(createRequire(resolve(baseDir, 'plugins.yaml')).resolve(name)).href;
+  } catch {
+    try {
+      return import.meta.resolve(name);
+    } catch {
+      return name;
+    }
+  }
 }
 
 function validateOptions(source: string, where: string, def: PluginDefinition<unknown>, options: unknown): unknown {

@@ -1,11 +1,8 @@
 // An operator's plugin, written the way one would be outside this repository: it rejects chat
 // requests whose messages contain a blocked word, before any provider sees them, and marks
 // the requests it checked and let through with `x-blocked-words-checked: true`.
-import type { RequestContext } from '../../core/context.js';
-import { badRequest } from '../../core/errors.js';
-import { definePlugin } from '../../core/plugin.js';
-import { ORDER } from '../../core/stages.js';
-import type { ChatMessage } from '../../core/types/chat.js';
+import { ORDER, badRequest, definePlugin } from 'sluice/plugin';
+import type { ChatMessage, RequestContext } from 'sluice/plugin';
 
 export interface BlockWordsOptions {
   /** Words (or phrases) to refuse, matched whole and case-insensitively. */
