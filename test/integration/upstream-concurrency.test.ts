@@ -4,8 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import type OpenAI from 'openai';
-import { APIError } from 'openai';
+import OpenAI, { APIError } from 'openai';
 import { kept } from '../fixtures/plugins/context-keeper.js';
 import { fixtureJson } from '../helpers/fixtures.js';
 import { memoryLogger } from '../helpers/memory-logger.js';
@@ -76,7 +75,7 @@ async function firstChunk(client: OpenAI): Promise<{ ms: number; rest: Promise<n
 }
 
 describe('upstream concurrency: no silent queue behind a provider @integration', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   let provider: HeldStreams;
 
   before(async () => {
@@ -88,14 +87,15 @@ describe('upstream concurrency: no silent queue behind a provider @integration',
     const gw = await startTestGateway({ env: provider.env, config: { plugins: [...defaultPlugins(), { path: CONTEXT_KEEPER }] } });
     kept.length = 0;
     try {
-      const client = gw.client();
+      // A busy machine may take longer than the helper client's 15 s to send 600 calls from this one process.
+      const client = new OpenAI({ baseURL: gw.baseURL, apiKey: gw.masterKey, maxRetries: 0, timeout: 100_000 });
       const STREAMS = 600;
       let firstChunks = 0;
       const streams = Array.from({ length: STREAMS }, () => firstChunk(client).then((s) => (firstChunks++, s)));
       // Under a connection cap the streams past it never start (none of the held ones ends):
       // fail with a count rather than a mocha timeout.
       const all = Promise.all(streams);
-      await Promise.race([all, sleep(40_000)]);
+      await Promise.race([all, sleep(90_000)]);
       expect(firstChunks, 'streams that got their first chunk').to.equal(STREAMS);
       expect(provider.open, 'streams open upstream at once').to.equal(STREAMS);
       provider.release(true);
@@ -162,12 +162,18 @@ describe('upstream concurrency: no silent queue behind a provider @integration',
 
     it('a call that gets a connection within the queue time goes through, and its attempt records the wait', async () => {
       const held = await Promise.all([firstChunk(gw.client()), firstChunk(gw.client())]);
-      setTimeout(() => provider.release(), 100);
-      const answer = await gw.client().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
+      const answered = gw.client().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
+      // Once the call waits (as the metrics plugin will read it), a held stream ends 100 ms later.
+      const upstream = gw.running.gateway.upstream;
+      while (upstream.queueStats()[0]?.waiting !== 1) await sleep(5);
+      expect(upstream.queueStats()).to.deep.equal([{ origin: provider.mock.url, cap: 2, active: 2, waiting: 1, waitedTotal: 3, refusedTotal: 2 }]);
+      await sleep(100);
+      provider.release();
+      const answer = await answered;
       expect(answer.choices[0]!.message.content).to.equal('ok');
       const waited = kept.filter((k) => k.ctx.queuedMs > 0);
       expect(waited).to.have.length(1);
-      expect(waited[0]!.ctx.queuedMs).to.be.within(80, 300);
+      expect(waited[0]!.ctx.queuedMs).to.be.within(100, 300);
       expect(waited[0]!.attempts[0]).to.deep.include({ status: 200, queued_ms: waited[0]!.ctx.queuedMs });
       provider.release(true);
       await Promise.all(held.map((h) => h.rest));
