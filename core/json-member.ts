@@ -102,6 +102,23 @@ export function lastObjectMember(raw: Buffer, key: MemberKey): unknown {
 }
 
 /**
+ * The value of the top-level `"key": "text"` of the JSON object `raw` when it is the last
+ * occurrence of the key and the text has no escapes (a service tier, an id); undefined otherwise.
+ * Never parses the body: a caller that must know for sure parses it itself.
+ */
+export function lastStringMember(raw: Buffer, key: MemberKey): string | undefined {
+  let at = key.lastIn(raw, raw.length);
+  while (at > 0 && raw[at - 1] === BACKSLASH) at = key.lastIn(raw, at - 1);
+  if (at === -1) return undefined;
+  const start = memberValueAt(raw, at, key);
+  if (start === -1 || raw[start] !== QUOTE) return undefined;
+  const end = stringEnd(raw, start);
+  const escape = raw.indexOf(BACKSLASH, start);
+  if (end >= raw.length || (escape !== -1 && escape < end)) return undefined;
+  return closesTheBody(raw, end + 1) ? raw.toString('utf8', start + 1, end) : undefined;
+}
+
+/**
  * The index of the quote that closes the string opening at `open` (raw.length when cut off):
  * brackets inside a string do not count, and it ends at the first quote no backslash escapes.
  */

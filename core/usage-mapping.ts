@@ -42,3 +42,9 @@ export function usageFromResponses(u: ResponsesUsage): Usage {
     raw: u,
   };
 }
+
+/** Sets the service tier an answer reports beside its usage (OpenAI's top-level `service_tier`). */
+export function withServiceTier(usage: Usage, tier: unknown): Usage {
+  if (typeof tier === 'string' && tier !== '') usage.service_tier = tier;
+  return usage;
+}

@@ -6,7 +6,7 @@ import { providerFailed, providerStatusError } from '../errors.js';
 import type { ChatCompletionChunk, ChatUsage } from '../types/chat.js';
 import type { ResponsesStreamEvent, ResponsesUsage } from '../types/responses.js';
 import type { Usage } from '../types/usage.js';
-import { usageFromChat, usageFromResponses } from '../usage-mapping.js';
+import { usageFromChat, usageFromResponses, withServiceTier } from '../usage-mapping.js';
 import { ChatFold } from './chat-fold.js';
 import { ChunkTemplate } from './chunk-template.js';
 import { LearningBudget } from './learning-budget.js';
@@ -76,7 +76,7 @@ export class ChatPassthroughStream implements PassthroughTranslator<ChatCompleti
       if (!Array.isArray(chunk.choices)) throw providerFailed(this.#provider, `provider '${this.#provider}' sent a stream event that is not a chat chunk`);
       if (this.#budget.spendOn(chunk)) this.#template = ChunkTemplate.learn(data) ?? this.#template;
     }
-    if (chunk.usage) sink.usage(this.#mapUsage(chunk.usage));
+    if (chunk.usage) sink.usage(withServiceTier(this.#mapUsage(chunk.usage), (chunk as { service_tier?: unknown }).service_tier));
     sink.emit(chunk, event.data);
   }
 
@@ -101,7 +101,7 @@ export class ResponsesPassthroughStream implements StreamTranslator<ResponsesStr
       throw providerStatusError(this.#provider, 502, typeof value['message'] === 'string' ? value['message'] : 'provider error in stream', code);
     }
     const usage = value.response?.usage;
-    if (usage) sink.usage(this.#mapUsage(usage));
+    if (usage) sink.usage(withServiceTier(this.#mapUsage(usage), value.response?.['service_tier']));
     sink.emit(value, event.data);
   }
 

@@ -1,14 +1,22 @@
 // The pricing shape of the API specification. Every `*_per_mtok` is USD per million tokens;
-// `per_*` fields are USD per unit (image, request, character, second, page).
+// `per_*` fields are USD per unit (image, request, character, second, page, web search).
+// docs/catalog.md documents every field.
 
-export interface PricingTier {
-  /** This tier applies while the prompt has at most this many tokens. */
-  up_to_tokens?: number;
-  up_to_mtok?: number;
+/** The token rates that a tier, a time window or a service tier may replace. */
+export interface TokenRates {
   input_per_mtok?: number;
   output_per_mtok?: number;
   cached_input_per_mtok?: number;
+  /** Cache writes that live 5 minutes (Anthropic's default, 1.25x input). */
   cache_write_per_mtok?: number;
+  /** Cache writes that live 1 hour (Anthropic's `ttl: "1h"`, 2x input). */
+  cache_write_1h_per_mtok?: number;
+}
+
+export interface PricingTier extends TokenRates {
+  /** This tier applies while the prompt has at most this many tokens. */
+  up_to_tokens?: number;
+  up_to_mtok?: number;
 }
 
 export interface UtcRange {
@@ -23,20 +31,11 @@ export interface UtcRange {
 export interface TimeWindow {
   label?: string;
   utc_ranges: UtcRange[];
-  pricing: {
-    input_per_mtok?: number;
-    output_per_mtok?: number;
-    cached_input_per_mtok?: number;
-    cache_write_per_mtok?: number;
-  };
+  pricing: TokenRates;
 }
 
-export interface Pricing {
+export interface Pricing extends TokenRates {
   currency?: string;
-  input_per_mtok?: number;
-  output_per_mtok?: number;
-  cached_input_per_mtok?: number;
-  cache_write_per_mtok?: number;
   reasoning_output_per_mtok?: number;
   audio_input_per_mtok?: number;
   audio_output_per_mtok?: number;
@@ -50,6 +49,13 @@ export interface Pricing {
   per_second_input?: number;
   per_second_output?: number;
   per_page?: number;
+  /** USD per web search the provider reports it ran for the call (Anthropic's server tool). */
+  per_web_search?: number;
   tiers?: PricingTier[];
   time_windows?: TimeWindow[];
+  /**
+   * Rates of a provider's service tier (OpenAI `flex`, `priority`; Gemini `flex`, `priority`),
+   * by the name the provider uses: the tier it reports in its answer, else the one requested.
+   */
+  service_tiers?: Record<string, TokenRates>;
 }

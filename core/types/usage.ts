@@ -11,10 +11,16 @@ export interface Usage {
   cached_input_tokens: number;
   /** Prompt tokens written to the provider's prompt cache (subset of input_tokens). */
   cache_write_tokens: number;
+  /** Of cache_write_tokens, those written to a 1-hour cache (Anthropic), priced apart. */
+  cache_write_1h_tokens?: number;
   /** Hidden reasoning tokens (subset of output_tokens). */
   reasoning_tokens: number;
   audio_input_tokens: number;
   audio_output_tokens: number;
+  /** Web searches the provider ran for the call and bills per search. */
+  web_search_requests?: number;
+  /** The service tier the provider says served the call (`flex`, `priority`, `standard`, `batch`). */
+  service_tier?: string;
   /** Cost the provider reported itself (e.g. OpenRouter), in USD; wins over computed cost. */
   provider_cost_usd?: number;
   /** The provider's usage object as received, for the audit log. */

@@ -5,14 +5,17 @@
 // total is their exact sum rounded once, half-up, to whole picodollars (`pico_usd`, 1e-12 USD).
 //
 // Rate precedence, lowest to highest: base rates, then the prompt-size tier (tier.ts), then the
-// first matching time window (time-window.ts), then batch rates when `batch` is set. Each layer
-// only replaces the rates it names. Batch wins last because it is a property of the request
-// itself and the catalogue has no per-tier or per-window batch rates to prefer.
+// first matching time window (time-window.ts), then the service tier's rates (`serviceTier`,
+// named in `service_tiers`), then batch rates when `batch` is set or the service tier is
+// `batch`. Each layer only replaces the rates it names. Batch wins last because it is a property
+// of the request itself and the catalogue has no per-tier or per-window batch rates to prefer.
 //
 // Token kinds are disjoint so nothing is charged twice: plain input excludes cached, cache-write
-// and audio input tokens; text output excludes reasoning and audio output tokens. A kind with
-// no rate of its own falls back to the input (or output) rate and the line says so. A kind with
-// tokens and no rate at all makes the whole price unknown: never a silent 0.
+// and audio input tokens; cache writes are split into 5-minute and 1-hour ones; text output
+// excludes reasoning and audio output tokens. A kind with no rate of its own falls back to the
+// input (or output) rate and the line says so (a 1-hour write to the 5-minute write rate first).
+// A kind with tokens, or web searches, and no rate at all makes the whole price unknown: never
+// a silent 0.
 //
 // Provider-reported cost (usage.provider_cost_usd, e.g. OpenRouter) wins over the catalogue:
 // the result has one `provider_reported` line, and `computed_usd` carries the catalogue estimate
@@ -25,7 +28,7 @@
 import type { Pricing } from '../../core/types/pricing.js';
 import type { Usage } from '../../core/types/usage.js';
 import { add, formatDecimal, formatPicos, formatUsd, multiply, parseDecimal, PICO_SCALE, shiftDown, toPicos, ZERO, type Decimal } from './money.js';
-import { chargesFor, planFor, Unpriceable, type Fault, type Rate, type TokenCharge, type UnitRate } from './plan.js';
+import { chargesFor, planFor, Unpriceable, type Fault, type PricingPlan, type Rate, type TokenCharge, type UnitRate } from './plan.js';
 import { pickTier } from './tier.js';
 import { utcWeekMinute, windowAt } from './time-window.js';
 
@@ -44,12 +47,15 @@ export interface CostOptions {
   /** The moment the call was made (a Date or ms since the epoch); time windows are judged in UTC against it. */
   at: Date | number;
   batch?: boolean;
+  /** The provider's service tier for the call: the one its answer reports, else the one requested. */
+  serviceTier?: string | undefined;
   units?: CostUnits;
 }
 
 export interface CostLine {
-  /** input, cached_input, cache_write, audio_input, output, reasoning_output, audio_output,
-   * request, image_in, image_out, character_in, second_in, second_out, page, provider_reported. */
+  /** input, cached_input, cache_write, cache_write_1h, audio_input, output, reasoning_output,
+   * audio_output, web_search, request, image_in, image_out, character_in, second_in, second_out,
+   * page, provider_reported. */
   item: string;
   quantity: number;
   /** USD per million tokens for token items, USD per unit otherwise. */
@@ -72,6 +78,8 @@ export interface Cost {
   tier?: number;
   /** Label of the time window used. */
   window?: string;
+  /** The service tier the call was priced at, when one was named. */
+  service_tier?: string;
   /** Provider source only: the catalogue's own total, or null when it could not price the call. */
   computed_usd?: string | null;
   /** Inconsistencies that were corrected or rates that could not apply. */
@@ -94,11 +102,15 @@ interface Priced {
   lines: CostLine[];
   tier?: number;
   window?: string;
+  service_tier?: string;
 }
 
 type Computed = Priced | { ok: false; reason: string };
 
 const PER_MTOK_DIGITS = 6;
+
+/** Names providers give their ordinary tier (and OpenAI's `auto` request): the base rates. */
+const STANDARD_TIERS: ReadonlySet<string> = new Set(['default', 'standard', 'auto', 'on_demand', 'standard_only']);
 
 export function calculateCost(usage: Usage, pricing: Pricing | null | undefined, opts: CostOptions): Cost {
   const notes: string[] = [];
@@ -124,6 +136,7 @@ export function calculateCost(usage: Usage, pricing: Pricing | null | undefined,
   const cost: Cost = { total_usd: computed.usd, pico_usd: computed.picos, source: 'computed', lines: computed.lines };
   if (computed.tier !== undefined) cost.tier = computed.tier;
   if (computed.window !== undefined) cost.window = computed.window;
+  if (computed.service_tier !== undefined) cost.service_tier = computed.service_tier;
   return withNotes(cost, notes);
 }
 
@@ -144,10 +157,13 @@ function computeOrThrow(usage: Usage, pricing: Pricing | null | undefined, opts:
   const inputTotal = tokenCount(usage.input_tokens, 'input_tokens', notes);
   const cached = tokenCount(usage.cached_input_tokens, 'cached_input_tokens', notes);
   const write = tokenCount(usage.cache_write_tokens, 'cache_write_tokens', notes);
+  const write1h = tokenCount(usage.cache_write_1h_tokens, 'cache_write_1h_tokens', notes);
   const audioIn = tokenCount(usage.audio_input_tokens, 'audio_input_tokens', notes);
   const outputTotal = tokenCount(usage.output_tokens, 'output_tokens', notes);
   const reasoning = tokenCount(usage.reasoning_tokens, 'reasoning_tokens', notes);
   const audioOut = tokenCount(usage.audio_output_tokens, 'audio_output_tokens', notes);
+  const webSearches = tokenCount(usage.web_search_requests, 'web_search_requests', notes);
+  const write5m = remainder(write, 'cache_write_tokens', write1h, 'cache_write_1h', notes);
   const input = remainder(inputTotal, 'input_tokens', cached + write + audioIn, 'cached_input + cache_write + audio_input', notes);
   const output = remainder(outputTotal, 'output_tokens', reasoning + audioOut, 'reasoning + audio_output', notes);
   // The subsets were really sent, so the prompt is at least their sum when the counts disagree.
@@ -169,22 +185,33 @@ function computeOrThrow(usage: Usage, pricing: Pricing | null | undefined, opts:
     raise(plan.windows.layers[windowIndex]?.fault ?? null);
     window = plan.windows.labels[windowIndex];
   }
-  const batch = opts.batch === true;
+  const serviceTier = opts.serviceTier;
+  const service = serviceTier === undefined ? -1 : serviceLayer(plan, serviceTier);
+  const batch = opts.batch === true || (service === -1 && serviceTier === 'batch');
+  if (service === -1 && serviceTier !== undefined && !batch && !STANDARD_TIERS.has(serviceTier)) {
+    notes.push(`service tier '${serviceTier}' has no rates in the pricing; standard rates used`);
+  }
   if (batch) {
     raise(plan.batch.fault);
     if (plan.noBatchRates) notes.push('batch requested but the model has no batch rates; standard rates used');
   }
   raise(plan.extra.fault);
 
-  const charges = chargesFor(plan, tier, windowIndex, batch);
+  const charges = chargesFor(plan, tier, windowIndex, service, batch);
   const bill: Bill = { lines: [], picos: 0, rest: ZERO, missing: [] };
   chargeTokens(bill, charges[0], input);
   chargeTokens(bill, charges[1], cached);
-  chargeTokens(bill, charges[2], write);
-  chargeTokens(bill, charges[3], audioIn);
-  chargeTokens(bill, charges[4], output);
-  chargeTokens(bill, charges[5], reasoning);
-  chargeTokens(bill, charges[6], audioOut);
+  chargeTokens(bill, charges[2], write5m);
+  chargeTokens(bill, charges[3], write1h);
+  chargeTokens(bill, charges[4], audioIn);
+  chargeTokens(bill, charges[5], output);
+  chargeTokens(bill, charges[6], reasoning);
+  chargeTokens(bill, charges[7], audioOut);
+  if (webSearches > 0) {
+    raise(plan.webSearch.fault);
+    if (plan.webSearch.rate === undefined) bill.missing.push('web_search');
+    else chargeUnit(bill, 'web_search', webSearches, plan.webSearch.rate);
+  }
   // output_image_per_mtok needs a count of image output tokens, which Usage does not carry;
   // providers fold those tokens into output_tokens, so they are charged at the output rate.
   if (plan.outputImageRate && outputTotal > 0) {
@@ -205,7 +232,17 @@ function computeOrThrow(usage: Usage, pricing: Pricing | null | undefined, opts:
       : totalOf(bill);
   if (tier !== -1) result.tier = tier;
   if (window !== undefined) result.window = window;
+  if (serviceTier !== undefined) result.service_tier = serviceTier;
   return result;
+}
+
+/** The index of the service tier's own rates, or -1 when the pricing has none for it. */
+function serviceLayer(plan: PricingPlan, name: string): number {
+  if (plan.serviceTiers === null) return -1;
+  raise(plan.serviceTiers.fault);
+  const index = plan.serviceTiers.names.indexOf(name);
+  raise(plan.serviceTiers.layers[index]?.fault ?? null);
+  return index;
 }
 
 function totalOf(bill: Bill): Priced {
@@ -228,7 +265,7 @@ function raise(fault: Fault): void {
 
 // Given the value, not the field name: reading usage[field] by a variable key is a slow keyed
 // load, seven times a call.
-function tokenCount(value: unknown, field: keyof Usage & `${string}_tokens`, notes: string[]): number {
+function tokenCount(value: unknown, field: keyof Usage & (`${string}_tokens` | `${string}_requests`), notes: string[]): number {
   // Translators omit counts a provider does not report; absent means none of that kind.
   if (value == null) return 0;
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {

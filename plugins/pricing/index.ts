@@ -15,6 +15,7 @@ export function toCostResult(cost: Cost, source: string = cost.source): CostResu
   if (cost.unknown_reason !== undefined) result['unknown_reason'] = cost.unknown_reason;
   if (cost.tier !== undefined) result['tier'] = cost.tier;
   if (cost.window !== undefined) result['window'] = cost.window;
+  if (cost.service_tier !== undefined) result['service_tier'] = cost.service_tier;
   if (cost.computed_usd !== undefined) result['computed_usd'] = cost.computed_usd;
   if (cost.notes !== undefined) result['notes'] = cost.notes;
   return result;
@@ -39,10 +40,16 @@ export function priceCall(ctx: RequestContext): CostResult | null {
     const failed = ctx.error !== null && ctx.status !== 499 && ctx.attempts.every((a) => a.status >= 400 && a.status !== 499);
     return failed ? NO_CHARGE : { total_usd: null, source: 'unknown', pico_usd: null, unknown_reason: 'the provider reported no usage for this call', lines: [] };
   }
-  const cost = calculateCost(usage, ctx.target.metadata?.pricing, { at: ctx.startedAt });
+  const cost = calculateCost(usage, ctx.target.metadata?.pricing, { at: ctx.startedAt, serviceTier: usage.service_tier ?? requestedServiceTier(ctx) });
   if (ctx.cacheHit) return { total_usd: '0', source: 'cache', pico_usd: '0', lines: [], saved_usd: cost.total_usd };
   // A cut stream: the cost of the tokens reported before the cut, a lower bound.
   return toCostResult(cost, ctx.partial ? 'partial' : cost.source);
+}
+
+/** The tier the client asked for, which prices the call when the answer names none. */
+function requestedServiceTier(ctx: RequestContext): string | undefined {
+  const tier = ctx.body?.['service_tier'];
+  return typeof tier === 'string' ? tier : undefined;
 }
 
 export default definePlugin({

@@ -1,6 +1,6 @@
 // A model's pricing compiled once into what every call needs: each rate parsed, formatted and
 // converted to whole picodollars per token (or unit), tier bounds sorted, time windows parsed,
-// and the token rates of each tier x window x batch combination resolved on first use. The
+// and the token rates of each tier x window x service tier x batch combination resolved on first use. The
 // price stage runs on every call, mostly with a handful of catalogue pricing objects, so this
 // work is done once per object rather than once per call.
 //
@@ -11,7 +11,7 @@
 // Invalid parts do not fail the plan. Each becomes a Fault, thrown by calculate.ts at the point
 // where its rules reach that part, so a call reports the first error in rule order, with the
 // notes made before it, and a bad rate in a tier the call does not use still lets it be priced.
-import type { Pricing, PricingTier, TimeWindow } from '../../core/types/pricing.js';
+import type { Pricing, PricingTier, TimeWindow, TokenRates as RateFields } from '../../core/types/pricing.js';
 import type { CostUnits } from './calculate.js';
 import { formatDecimal, parseRate, PICO_SCALE, type Decimal } from './money.js';
 import { parseRange, windowLabel, type ParsedRange } from './time-window.js';
@@ -37,6 +37,7 @@ interface TokenRates {
   output?: Rate | undefined;
   cached?: Rate | undefined;
   write?: Rate | undefined;
+  write1h?: Rate | undefined;
 }
 
 /** Token rates that one layer of pricing (base, a tier, a window) sets. */
@@ -54,8 +55,8 @@ export interface TokenCharge {
   readonly note: string | undefined;
 }
 
-/** input, cached_input, cache_write, audio_input, output, reasoning_output, audio_output. */
-export type TokenCharges = readonly [TokenCharge, TokenCharge, TokenCharge, TokenCharge, TokenCharge, TokenCharge, TokenCharge];
+/** input, cached_input, cache_write, cache_write_1h, audio_input, output, reasoning_output, audio_output. */
+export type TokenCharges = readonly [TokenCharge, TokenCharge, TokenCharge, TokenCharge, TokenCharge, TokenCharge, TokenCharge, TokenCharge];
 
 export interface UnitRate {
   readonly item: string;
@@ -74,12 +75,15 @@ export interface PricingPlan {
     readonly labels: readonly string[];
     readonly layers: readonly Layer[];
   } | null;
+  /** Layers by service tier name, in the order of `names`. */
+  readonly serviceTiers: { readonly fault: Fault; readonly names: readonly string[]; readonly layers: readonly Layer[] } | null;
   readonly batch: Layer;
   readonly noBatchRates: boolean;
   /** The audio and reasoning rates, which only the base pricing sets. */
   readonly extra: { readonly fault: Fault; readonly audioInput: Rate | undefined; readonly reasoning: Rate | undefined; readonly audioOutput: Rate | undefined };
   readonly outputImageRate: boolean;
   readonly perRequest: { readonly fault: Fault; readonly rate: Rate | undefined };
+  readonly webSearch: { readonly fault: Fault; readonly rate: Rate | undefined };
   readonly units: readonly UnitRate[];
   /** The units with a rate or a fault: without measured units, the others change nothing. */
   readonly ratedUnits: readonly UnitRate[];
@@ -87,7 +91,7 @@ export interface PricingPlan {
   readonly charges: (TokenCharges | undefined)[];
 }
 
-const TOKEN_RATE_FIELDS = ['input_per_mtok', 'output_per_mtok', 'cached_input_per_mtok', 'cache_write_per_mtok'] as const;
+const TOKEN_RATE_FIELDS = ['input_per_mtok', 'output_per_mtok', 'cached_input_per_mtok', 'cache_write_per_mtok', 'cache_write_1h_per_mtok'] as const;
 
 const UNIT_RATES = [
   { item: 'image_in', field: 'input_per_image', unit: 'images_in' },
@@ -107,6 +111,7 @@ const ANY_RATE_FIELDS = [
   'batch_input_per_mtok',
   'batch_output_per_mtok',
   'per_request',
+  'per_web_search',
   ...UNIT_RATES.map((u) => u.field),
 ] as const satisfies readonly (keyof Pricing)[];
 
@@ -127,12 +132,13 @@ export function planFor(pricing: Pricing): PricingPlan | string {
   return plan;
 }
 
-/** The token charges for a tier and window index (-1: none) and batch flag. Only for a
- * combination whose faults the caller has already checked: their rates are read here. */
-export function chargesFor(plan: PricingPlan, tier: number, window: number, batch: boolean): TokenCharges {
+/** The token charges for a tier, window and service tier index (-1: none) and batch flag. Only
+ * for a combination whose faults the caller has already checked: their rates are read here. */
+export function chargesFor(plan: PricingPlan, tier: number, window: number, service: number, batch: boolean): TokenCharges {
   const windowCount = plan.windows === null ? 0 : plan.windows.layers.length;
-  const key = ((tier + 1) * (windowCount + 1) + window + 1) * 2 + (batch ? 1 : 0);
-  return (plan.charges[key] ??= resolveCharges(plan, tier, window, batch));
+  const serviceCount = plan.serviceTiers === null ? 0 : plan.serviceTiers.layers.length;
+  const key = (((tier + 1) * (windowCount + 1) + window + 1) * (serviceCount + 1) + service + 1) * 2 + (batch ? 1 : 0);
+  return (plan.charges[key] ??= resolveCharges(plan, tier, window, service, batch));
 }
 
 function compile(pricing: Pricing): PricingPlan | string {
@@ -153,6 +159,7 @@ function compile(pricing: Pricing): PricingPlan | string {
     base: layer(() => tokenRates(pricing, '')),
     tiers: pricing.tiers?.length ? compileTiers(pricing.tiers) : null,
     windows: pricing.time_windows?.length ? compileWindows(pricing.time_windows) : null,
+    serviceTiers: pricing.service_tiers == null ? null : compileServiceTiers(pricing.service_tiers),
     batch,
     noBatchRates: batch.rates.input === undefined && batch.rates.output === undefined,
     // In the order calculate.ts once parsed them, so the first bad one is the one reported.
@@ -166,6 +173,7 @@ function compile(pricing: Pricing): PricingPlan | string {
     ),
     outputImageRate: pricing.output_image_per_mtok != null,
     perRequest: attempt(() => ({ rate: unitRate(pricing.per_request, 'per_request') }), { rate: undefined }),
+    webSearch: attempt(() => ({ rate: unitRate(pricing.per_web_search, 'per_web_search') }), { rate: undefined }),
     units,
     ratedUnits: units.filter((u) => u.rate !== undefined || u.fault !== null),
     charges: [],
@@ -191,6 +199,17 @@ function compileWindows(windows: readonly TimeWindow[]): NonNullable<PricingPlan
   );
 }
 
+function compileServiceTiers(tiers: Record<string, RateFields>): NonNullable<PricingPlan['serviceTiers']> {
+  return attempt(
+    () => {
+      if (typeof tiers !== 'object' || Array.isArray(tiers)) throw new Unpriceable('invalid service_tiers: not an object of rates by tier name');
+      const names = Object.keys(tiers);
+      return { names, layers: names.map((name) => layer(() => tokenRates(tiers[name] ?? {}, `service_tiers.${name}.`))) };
+    },
+    { names: [], layers: [] },
+  );
+}
+
 function layer(read: () => TokenRates): Layer {
   return attempt(() => ({ rates: read() }), { rates: {} });
 }
@@ -204,12 +223,13 @@ function attempt<T extends object>(read: () => T, instead: T): T & { readonly fa
   }
 }
 
-function tokenRates(source: PricingTier | TimeWindow['pricing'], path: string): TokenRates {
+function tokenRates(source: RateFields, path: string): TokenRates {
   return {
     input: tokenRate(source.input_per_mtok, `${path}input_per_mtok`),
     output: tokenRate(source.output_per_mtok, `${path}output_per_mtok`),
     cached: tokenRate(source.cached_input_per_mtok, `${path}cached_input_per_mtok`),
     write: tokenRate(source.cache_write_per_mtok, `${path}cache_write_per_mtok`),
+    write1h: tokenRate(source.cache_write_1h_per_mtok, `${path}cache_write_1h_per_mtok`),
   };
 }
 
@@ -250,14 +270,16 @@ function compileRate(value: number | undefined, field: string, digits: number): 
   return { exact, text: formatDecimal(exact), picos: picos !== null && picos <= MAX_SAFE ? Number(picos) : Number.NaN };
 }
 
-// Rate precedence (see calculate.ts): base, then the tier, then the window, then batch; each
-// layer replaces only the rates it names.
-function resolveCharges(plan: PricingPlan, tier: number, window: number, batch: boolean): TokenCharges {
+// Rate precedence (see calculate.ts): base, then the tier, then the window, then the service
+// tier, then batch; each layer replaces only the rates it names.
+function resolveCharges(plan: PricingPlan, tier: number, window: number, service: number, batch: boolean): TokenCharges {
   const rates: TokenRates = { ...plan.base.rates };
   const tierLayer = plan.tiers?.layers[tier];
   if (tierLayer !== undefined) overlay(rates, tierLayer.rates);
   const windowLayer = plan.windows?.layers[window];
   if (windowLayer !== undefined) overlay(rates, windowLayer.rates);
+  const serviceLayer = plan.serviceTiers?.layers[service];
+  if (serviceLayer !== undefined) overlay(rates, serviceLayer.rates);
   if (batch) {
     rates.input = plan.batch.rates.input ?? rates.input;
     rates.output = plan.batch.rates.output ?? rates.output;
@@ -267,6 +289,9 @@ function resolveCharges(plan: PricingPlan, tier: number, window: number, batch: 
     { item: 'input', rate: rates.input, note: undefined },
     fallback('cached_input', rates.cached, 'input', rates.input),
     fallback('cache_write', rates.write, 'input', rates.input),
+    // A 1-hour write costs more than a 5-minute one; without its own rate the 5-minute rate is
+    // the nearest the pricing knows, and the line says so.
+    rates.write !== undefined ? fallback('cache_write_1h', rates.write1h, 'cache_write', rates.write) : fallback('cache_write_1h', rates.write1h, 'input', rates.input),
     fallback('audio_input', audioInput, 'input', rates.input),
     { item: 'output', rate: rates.output, note: undefined },
     fallback('reasoning_output', reasoning, 'output', rates.output),
@@ -279,6 +304,7 @@ function overlay(rates: TokenRates, source: TokenRates): void {
   rates.output = source.output ?? rates.output;
   rates.cached = source.cached ?? rates.cached;
   rates.write = source.write ?? rates.write;
+  rates.write1h = source.write1h ?? rates.write1h;
 }
 
 function fallback(item: string, own: Rate | undefined, otherItem: string, other: Rate | undefined): TokenCharge {

@@ -82,6 +82,7 @@ describe('provider-anthropic AnthropicChatStream', () => {
         reasoning_tokens: 0,
         audio_input_tokens: 0,
         audio_output_tokens: 0,
+        service_tier: 'standard',
         raw: {
           input_tokens: 10,
           cache_creation_input_tokens: 0,

@@ -2,6 +2,8 @@
 // Anthropic's input_tokens EXCLUDES cached tokens: input_tokens, cache_read_input_tokens and
 // cache_creation_input_tokens are disjoint and together make the whole prompt. OpenAI's
 // prompt_tokens and the neutral input_tokens are the whole prompt, so all three are summed.
+// cache_creation splits the writes by how long they live: 1-hour writes cost more than 5-minute
+// ones, so their count is kept apart. Web searches and the service tier are billed too.
 import type { ChatUsage } from '../../core/types/chat.js';
 import type { Usage } from '../../core/types/usage.js';
 import type { AnthropicUsage } from './types.js';
@@ -10,7 +12,7 @@ export function usageFromAnthropic(u: AnthropicUsage): Usage {
   const cacheRead = u.cache_read_input_tokens ?? 0;
   const cacheWrite = u.cache_creation_input_tokens ?? 0;
   const input = u.input_tokens + cacheRead + cacheWrite;
-  return {
+  const usage: Usage = {
     input_tokens: input,
     output_tokens: u.output_tokens,
     total_tokens: input + u.output_tokens,
@@ -22,6 +24,12 @@ export function usageFromAnthropic(u: AnthropicUsage): Usage {
     audio_output_tokens: 0,
     raw: u,
   };
+  const writes1h = u.cache_creation?.ephemeral_1h_input_tokens;
+  if (typeof writes1h === 'number' && writes1h > 0) usage.cache_write_1h_tokens = writes1h;
+  const searches = (u['server_tool_use'] as { web_search_requests?: unknown } | null | undefined)?.web_search_requests;
+  if (typeof searches === 'number' && searches > 0) usage.web_search_requests = searches;
+  if (typeof u.service_tier === 'string') usage.service_tier = u.service_tier;
+  return usage;
 }
 
 export function chatUsageFrom(usage: Usage): ChatUsage {

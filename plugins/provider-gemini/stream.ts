@@ -22,6 +22,8 @@ export interface GeminiChatStreamInit {
   id?: string;
   /** The provider name put on errors. */
   provider?: string;
+  /** The service tier the answer's `x-gemini-service-tier` header names. */
+  serviceTier?: string | undefined;
 }
 
 export class GeminiChatStream implements StreamTranslator<ChatCompletionChunk> {
@@ -36,8 +38,10 @@ export class GeminiChatStream implements StreamTranslator<ChatCompletionChunk> {
   /** Tool calls sent so far, per choice: the next call's `index`. */
   private readonly callCounts = new Map<number, number>();
   private usageMetadata: GeminiUsageMetadata | undefined;
+  private readonly serviceTier: string | undefined;
 
   constructor(init: GeminiChatStreamInit) {
+    this.serviceTier = init.serviceTier;
     this.modelId = init.modelId;
     this.created = init.created;
     this.provider = init.provider ?? 'gemini';
@@ -52,7 +56,7 @@ export class GeminiChatStream implements StreamTranslator<ChatCompletionChunk> {
     if (res.usageMetadata !== undefined) {
       this.usageMetadata = res.usageMetadata;
       // Reported at every event so that a stream cut short still has the usage it ran up.
-      sink.usage(usageFromGemini(res.usageMetadata));
+      sink.usage(usageFromGemini(res.usageMetadata, this.serviceTier));
     }
     const candidates = res.candidates ?? [];
     if (candidates.length === 0 && res.promptFeedback?.blockReason !== undefined) {
@@ -63,7 +67,7 @@ export class GeminiChatStream implements StreamTranslator<ChatCompletionChunk> {
   }
 
   onEnd(sink: StreamSink<ChatCompletionChunk>): void {
-    const usage = usageFromGemini(this.usageMetadata);
+    const usage = usageFromGemini(this.usageMetadata, this.serviceTier);
     // Always sent: the relay strips it when the client did not ask for usage.
     sink.emit(this.chunk([], chatUsageFrom(usage)));
     // No usage report when Gemini sent none: zeros would read as a free call.

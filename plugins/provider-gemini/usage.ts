@@ -8,6 +8,8 @@
 // promptTokenCount already includes cachedContentTokenCount, so cached_input_tokens is a subset
 // of input; tool-use prompt tokens (results of Gemini-run tools fed back to the model) are
 // prompt tokens too.
+// The service tier that served the call (flex, priority) comes in the `x-gemini-service-tier`
+// response header, or as usageMetadata.serviceTier; a priority call downgraded to standard says so.
 import type { ChatUsage } from '../../core/types/chat.js';
 import type { Usage } from '../../core/types/usage.js';
 import type { GeminiModalityTokenCount, GeminiUsageMetadata } from './types.js';
@@ -16,12 +18,18 @@ function audioTokens(details: GeminiModalityTokenCount[] | undefined): number {
   return (details ?? []).filter((d) => d.modality === 'AUDIO').reduce((sum, d) => sum + (d.tokenCount ?? 0), 0);
 }
 
-export function usageFromGemini(meta: GeminiUsageMetadata | undefined): Usage {
+/** The served tier in the names the catalog uses: `SERVICE_TIER_PRIORITY` and `priority` are both `priority`. */
+export function geminiServiceTier(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  return value.toLowerCase().replace(/^service_tier_/, '');
+}
+
+export function usageFromGemini(meta: GeminiUsageMetadata | undefined, servedTier?: string): Usage {
   const m = meta ?? {};
   const input = (m.promptTokenCount ?? 0) + (m.toolUsePromptTokenCount ?? 0);
   const reasoning = m.thoughtsTokenCount ?? 0;
   const output = (m.candidatesTokenCount ?? 0) + reasoning;
-  return {
+  const usage: Usage = {
     input_tokens: input,
     output_tokens: output,
     // Computed, not totalTokenCount, so input + output = total always holds for accounting;
@@ -35,6 +43,9 @@ export function usageFromGemini(meta: GeminiUsageMetadata | undefined): Usage {
     audio_output_tokens: audioTokens(m.candidatesTokensDetails),
     raw: meta ?? null,
   };
+  const tier = geminiServiceTier(m['serviceTier']) ?? servedTier;
+  if (tier !== undefined) usage.service_tier = tier;
+  return usage;
 }
 
 export function chatUsageFrom(usage: Usage): ChatUsage {

@@ -12,7 +12,7 @@ import type { OpenAIEndpoint } from './endpoint.js';
 import { upstreamEffort } from './reasoning.js';
 import { serializeWith, splicedBody, streamOptionsWithUsage } from './request-body.js';
 import type { UsageOption } from './request-body.js';
-import { forwardedReply, postJson, readRaw, usageMember } from './upstream-call.js';
+import { forwardedReply, postJson, readRaw, usageMember, withBodyServiceTier } from './upstream-call.js';
 
 export function chatHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {
   return async (ctx, target) => {
@@ -21,7 +21,7 @@ export function chatHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): Opera
     if (ctx.stream && !isJsonAnswer(res.headers)) return streamReply(res.body, new ChatPassthroughStream(ep.name, ep.usageFromChat));
     const raw = await readRaw(res);
     const usage = usageMember<ChatUsage>(ep.name, raw);
-    const neutral = usage ? ep.usageFromChat(usage) : null;
+    const neutral = usage ? withBodyServiceTier(ep.usageFromChat(usage), raw) : null;
     if (ctx.stream) return replayedChat(ep.name, parseProviderJson(ep.name, raw), neutral);
     return forwardedReply(raw, neutral, res.statusCode);
   };

@@ -11,7 +11,7 @@ import { parseProviderJson } from '../../core/upstream-body.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 import { upstreamReasoning } from './reasoning.js';
 import { serializeWith } from './request-body.js';
-import { forwardedReply, postJson, readRaw, usageMember } from './upstream-call.js';
+import { forwardedReply, postJson, readRaw, usageMember, withBodyServiceTier } from './upstream-call.js';
 
 /** The client's body with the model name, the reasoning level, and without a gateway-only field. */
 function responsesPayload(ep: OpenAIEndpoint, body: Record<string, unknown>, target: Target, gatewayField: string | null): string {
@@ -29,7 +29,7 @@ function responsesReply(ep: OpenAIEndpoint, raw: Buffer, status: number): JsonRe
 
 function responsesUsage(ep: OpenAIEndpoint, raw: Buffer): Usage | null {
   const usage = usageMember<ResponsesUsage>(ep.name, raw);
-  return usage ? ep.usageFromResponses(usage) : null;
+  return usage ? withBodyServiceTier(ep.usageFromResponses(usage), raw) : null;
 }
 
 export function responsesHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {

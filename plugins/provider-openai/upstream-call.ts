@@ -4,10 +4,11 @@
 import type { RequestContext } from '../../core/context.js';
 import { providerFailed } from '../../core/errors.js';
 import type { UpstreamClient, UpstreamResponse } from '../../core/http-client.js';
-import { MemberKey, looksLikeJsonObject, topLevelMember } from '../../core/json-member.js';
+import { MemberKey, lastStringMember, looksLikeJsonObject, topLevelMember } from '../../core/json-member.js';
 import { jsonReply } from '../../core/reply.js';
 import type { JsonReply } from '../../core/reply.js';
 import type { Usage } from '../../core/types/usage.js';
+import { withServiceTier } from '../../core/usage-mapping.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 
 export function postJson(upstream: UpstreamClient, ep: OpenAIEndpoint, ctx: RequestContext, url: string, payload: string | Buffer): Promise<UpstreamResponse> {
@@ -33,6 +34,13 @@ export function usageMember<U>(provider: string, raw: Buffer): U | null {
   } catch (err) {
     throw providerFailed(provider, `provider '${provider}' answered with a body that is not JSON`, err);
   }
+}
+
+const SERVICE_TIER = new MemberKey('service_tier');
+
+/** The usage with the service tier the body reports (OpenAI's `flex`, `priority`), read from its bytes. */
+export function withBodyServiceTier(usage: Usage, raw: Buffer): Usage {
+  return withServiceTier(usage, lastStringMember(raw, SERVICE_TIER));
 }
 
 /**
