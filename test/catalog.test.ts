@@ -136,12 +136,13 @@ describe('config/catalog.yaml', () => {
       }
       // Base rates are what a tier-less reader sees; they must be the first tier's.
       const first = tiers[0]!;
-      for (const k of ['input_per_mtok', 'output_per_mtok', 'cached_input_per_mtok', 'cache_write_per_mtok'] as const) {
+      for (const k of ['input_per_mtok', 'output_per_mtok', 'cached_input_per_mtok', 'cache_write_per_mtok', 'cache_write_1h_per_mtok'] as const) {
         if (first[k] !== undefined) expect(meta.pricing[k], `${id} base ${k}`).to.equal(first[k]);
       }
-      // A flat batch rate would override every tier (batch wins last in the calculator).
+      // A flat batch or service-tier rate would override every tier (both apply after tiers).
       expect(meta.pricing.batch_input_per_mtok, `${id}: no batch rate on a tiered price`).to.equal(undefined);
       expect(meta.pricing.batch_output_per_mtok, `${id}: no batch rate on a tiered price`).to.equal(undefined);
+      expect(meta.pricing.service_tiers, `${id}: no service tier rates on a tiered price`).to.equal(undefined);
     }
   });
 
@@ -206,12 +207,48 @@ describe('config/catalog.yaml', () => {
       expect(pricing('gemini', 'gemini-2.5-flash-lite')).to.deep.include({ input_per_mtok: 0.1, output_per_mtok: 0.4 });
     });
 
-    it('deepseek: cache hit as cached input, no off-peak window (ended 2025-09-05)', () => {
-      expect(pricing('deepseek', 'deepseek-v4-flash')).to.deep.include({ input_per_mtok: 0.14, cached_input_per_mtok: 0.0028, output_per_mtok: 0.28 });
-      expect(pricing('deepseek', 'deepseek-chat')).to.deep.include({ input_per_mtok: 0.14, output_per_mtok: 0.28 });
-      for (const name of Object.keys(catalog['deepseek'] ?? {})) {
-        expect(pricing('deepseek', name).time_windows, name).to.equal(undefined);
+    it('deepseek (card of 2026-09): off-peak base rates, twice that at peak on weekdays 01:00-04:00 and 06:00-10:00 UTC', () => {
+      const peak = [
+        { days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '01:00', end: '04:00' },
+        { days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '06:00', end: '10:00' },
+      ];
+      expect(pricing('deepseek', 'deepseek-flash')).to.deep.equal({
+        currency: 'USD',
+        input_per_mtok: 0.14,
+        cached_input_per_mtok: 0.0028,
+        output_per_mtok: 0.28,
+        time_windows: [{ label: 'peak', utc_ranges: peak, pricing: { input_per_mtok: 0.28, cached_input_per_mtok: 0.0056, output_per_mtok: 0.56 } }],
+      });
+      expect(pricing('deepseek', 'deepseek-pro')).to.deep.equal({
+        currency: 'USD',
+        input_per_mtok: 0.435,
+        cached_input_per_mtok: 0.003625,
+        output_per_mtok: 0.87,
+        time_windows: [{ label: 'peak', utc_ranges: peak, pricing: { input_per_mtok: 0.87, cached_input_per_mtok: 0.00725, output_per_mtok: 1.74 } }],
+      });
+      // The v4 names and the legacy aliases are priced as the model they name.
+      expect(pricing('deepseek', 'deepseek-v4-flash')).to.deep.equal(pricing('deepseek', 'deepseek-flash'));
+      expect(pricing('deepseek', 'deepseek-chat')).to.deep.equal(pricing('deepseek', 'deepseek-flash'));
+      expect(pricing('deepseek', 'deepseek-v4-pro')).to.deep.equal(pricing('deepseek', 'deepseek-pro'));
+    });
+
+    it('anthropic: every model that writes to the cache has a 1-hour write rate of 2x input, beside the 5-minute 1.25x', () => {
+      for (const [name, meta] of Object.entries(catalog['anthropic'] ?? {})) {
+        const levels: Array<Pick<Pricing, 'input_per_mtok' | 'cache_write_1h_per_mtok' | 'cached_input_per_mtok'>> = [meta.pricing!, ...(meta.pricing!.tiers ?? [])];
+        for (const level of levels) {
+          expect(level.cache_write_1h_per_mtok, name).to.equal(Number(((level.input_per_mtok ?? 0) * 2).toPrecision(12)));
+          expect(level.cached_input_per_mtok, `${name} has a cache read rate`).to.be.a('number');
+        }
       }
+      expect(pricing('anthropic', 'claude-opus-4-5').cache_write_1h_per_mtok).to.equal(10);
+      expect(pricing('anthropic', 'claude-sonnet-5-5')).to.deep.include({ cached_input_per_mtok: 0.1, cache_write_per_mtok: 2.5, cache_write_1h_per_mtok: 4 });
+    });
+
+    it('openai: flex and priority service tiers', () => {
+      expect(pricing('openai', 'gpt-5').service_tiers).to.deep.equal({
+        flex: { input_per_mtok: 0.625, cached_input_per_mtok: 0.0625, output_per_mtok: 5 },
+        priority: { input_per_mtok: 2.5, cached_input_per_mtok: 0.25, output_per_mtok: 20 },
+      });
     });
 
     it('groq llama-3.3-70b-versatile and xai grok-4-0709', () => {
@@ -234,6 +271,8 @@ describe('config/catalog.yaml', () => {
       ['an unknown mode', { openai: { m: { ...good, modes: ['chatt'] } } }],
       ['a tier with both bounds', { openai: { m: { ...good, pricing: { input_per_mtok: 1, tiers: [{ up_to_tokens: 1, up_to_mtok: 1 }, {}] } } } }],
       ['a time window at 25:00', { deepseek: { m: { ...good, pricing: { input_per_mtok: 1, time_windows: [{ utc_ranges: [{ start: '25:00', end: '01:00' }], pricing: { input_per_mtok: 0.5 } }] } } } }],
+      ['a service tier named like the standard one', { openai: { m: { ...good, pricing: { input_per_mtok: 1, service_tiers: { default: { input_per_mtok: 1 } } } } } }],
+      ['a service tier with a typo in a rate', { openai: { m: { ...good, pricing: { input_per_mtok: 1, service_tiers: { flex: { input_per_mtk: 1 } } } } } }],
       ['a time window with a long day name', { deepseek: { m: { ...good, pricing: { input_per_mtok: 1, time_windows: [{ utc_ranges: [{ days: ['monday'], start: '16:30', end: '00:30' }], pricing: { input_per_mtok: 0.5 } }] } } } }],
     ];
     for (const [name, doc] of cases) {

@@ -268,9 +268,9 @@ describe('passthrough @integration', () => {
       status: 200,
       model: 'openai/gpt-4o-mini',
       // The model read from the body brings its catalog prices, so the call is priced.
-      target: { id: 'openai/passthrough', model: '/v1/chat/completions', provider: 'openai', pricing: { currency: 'USD', input_per_mtok: 0.15, output_per_mtok: 0.6, cached_input_per_mtok: 0.075, batch_input_per_mtok: 0.075, batch_output_per_mtok: 0.3 } },
+      target: { id: 'openai/passthrough', model: '/v1/chat/completions', provider: 'openai', pricing: { currency: 'USD', input_per_mtok: 0.15, output_per_mtok: 0.6, cached_input_per_mtok: 0.075, batch_input_per_mtok: 0.075, batch_output_per_mtok: 0.3, service_tiers: { priority: { input_per_mtok: 0.25, cached_input_per_mtok: 0.125, output_per_mtok: 1 } } } },
       labels: { 'x-openwebui-user-id': 'u-42', 'x-openwebui-user-email': 'ann@example.com' },
-      usage: { ...CHAT_USAGE, raw: fixture['usage'] },
+      usage: { ...CHAT_USAGE, service_tier: 'default', raw: fixture['usage'] },
       stream: false,
       rawBody: CHAT_BODY,
       rawBodyBytes: Buffer.byteLength(CHAT_BODY),

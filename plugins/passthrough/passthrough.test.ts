@@ -236,14 +236,14 @@ describe('passthrough: the model of a request', () => {
 });
 
 describe('passthrough: usage in JSON answers', () => {
-  it('reads Chat Completions usage', () => {
+  it('reads Chat Completions usage, with the service tier that served the call', () => {
     const answer = fixtureJson('recorded/openai/chat_completion.json');
-    expect(usageOf(answer, 'openai')).to.deep.equal({ ...CHAT_USAGE, raw: answer['usage'] });
+    expect(usageOf(answer, 'openai')).to.deep.equal({ ...CHAT_USAGE, service_tier: 'default', raw: answer['usage'] });
   });
 
-  it('reads Responses usage', () => {
+  it('reads Responses usage, with the service tier that served the call', () => {
     const answer = fixtureJson('recorded/openai/responses.json');
-    expect(usageOf(answer, 'openai')).to.deep.equal({ ...CHAT_USAGE, output_tokens: 5, total_tokens: 22, raw: answer['usage'] });
+    expect(usageOf(answer, 'openai')).to.deep.equal({ ...CHAT_USAGE, output_tokens: 5, total_tokens: 22, service_tier: 'default', raw: answer['usage'] });
   });
 
   it("reads Anthropic's usage with its cache reads and writes added to the prompt", () => {

@@ -7,7 +7,7 @@
 import type { ChatUsage } from '../../core/types/chat.js';
 import type { ResponsesUsage } from '../../core/types/responses.js';
 import type { Usage } from '../../core/types/usage.js';
-import { usageFromChat, usageFromResponses } from '../../core/usage-mapping.js';
+import { usageFromChat, usageFromResponses, withServiceTier } from '../../core/usage-mapping.js';
 import type { AnthropicUsage } from '../provider-anthropic/types.js';
 import { usageFromAnthropic } from '../provider-anthropic/usage.js';
 import type { GeminiUsageMetadata } from '../provider-gemini/types.js';
@@ -29,11 +29,16 @@ export function usageOf(value: unknown, dialect: UsageDialect): Usage | null {
   if (!isRecord(value)) return null;
   const meta = value['usageMetadata'];
   if (isRecord(meta)) return usageFromGemini(meta as GeminiUsageMetadata);
+  // An OpenAI answer names the service tier that served it beside its usage; it sets the price.
   const usage = value['usage'];
-  if (isRecord(usage)) return mapUsage(usage, dialect);
+  if (isRecord(usage)) return tiered(mapUsage(usage, dialect), value['service_tier']);
   const response = value['response'];
-  if (isRecord(response) && isRecord(response['usage'])) return mapUsage(response['usage'], 'openai');
+  if (isRecord(response) && isRecord(response['usage'])) return tiered(mapUsage(response['usage'], 'openai'), response['service_tier']);
   return null;
+}
+
+function tiered(usage: Usage | null, tier: unknown): Usage | null {
+  return usage === null ? null : withServiceTier(usage, tier);
 }
 
 function mapUsage(usage: Record<string, unknown>, dialect: UsageDialect): Usage | null {
