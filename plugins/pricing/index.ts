@@ -1,10 +1,16 @@
 // The price stage: the exact cost of each call from its usage and the answering model's
 // pricing, into ctx.cost (read by the audit log, budgets and metrics). A cache hit costs
 // nothing and says what it saved; a call whose usage is unknown is priced null, never 0.
+// The operator's prices set through the admin API (price-routes.ts) reach the stage as the
+// target's pricing: the router applies them to its model table, so the stage itself never
+// looks them up.
 import type { CostResult, RequestContext } from '../../core/context.js';
 import { definePlugin } from '../../core/plugin.js';
 import { calculateCost } from './calculate.js';
 import type { Cost } from './calculate.js';
+import { JournalPriceStore, type PriceChange } from './override-store.js';
+import { registerPriceRoutes, sourceOf } from './price-routes.js';
+import { pricingCheck } from './pricing-schema.js';
 
 const NAME = 'pricing';
 
@@ -57,6 +63,18 @@ export default definePlugin({
   setup(gw) {
     gw.stages.price.tap(NAME, (ctx: RequestContext) => {
       ctx.cost = priceCall(ctx);
+    });
+    // Without the router no model is listed, so there is no price to override.
+    const models = gw.services.models;
+    if (models === undefined) return;
+    const store = new JournalPriceStore(gw.dataDir);
+    const overrides = new Map<string, PriceChange>();
+    registerPriceRoutes(gw, { models, store, check: pricingCheck(), overrides });
+    gw.lifecycle.ready.tapPromise(NAME, async () => {
+      for (const change of await store.load()) {
+        overrides.set(change.model, change);
+        models.setPrice(change.model, { pricing: change.pricing!, source: sourceOf(change) });
+      }
     });
   },
 });

@@ -1,18 +1,28 @@
 // The model catalog (config/catalog.yaml): metadata and prices of popular models per provider
 // type, maintained as data. Metadata layers, later wins: catalog entry, what the provider
-// itself says (discovery), the operator's `model_overrides`. A model without a known price
-// says so (`pricing: null`) instead of looking free.
+// itself says (discovery), the operator's `model_overrides`, then a price the operator set at
+// runtime (the admin API). A model without a known price says so (`pricing: null`) instead of
+// looking free.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '../../core/config.js';
 import type { Model, ModelMetadata } from '../../core/types/models.js';
+import type { Pricing } from '../../core/types/pricing.js';
 
 export type CatalogData = Record<string, Record<string, ModelMetadata>>;
+
+/** A price the operator set at runtime, and where it came from (shown as `pricing_sources`). */
+export interface RuntimePrice {
+  pricing: Pricing;
+  source: Record<string, unknown>;
+}
 
 export class Catalog {
   readonly #data: CatalogData;
   readonly #overrides: ReadonlyMap<string, ModelMetadata>;
+  /** Changed only by the admin API, never per request. */
+  readonly #prices = new Map<string, RuntimePrice>();
 
   constructor(data: CatalogData, overrides: Record<string, ModelMetadata> = {}) {
     this.#data = data;
@@ -37,8 +47,19 @@ export class Catalog {
     const fromCatalog = this.#data[type]?.[name];
     const override = this.#overrides.get(model.id);
     const metadata: ModelMetadata = { ...(fromCatalog ?? {}), ...definedOnly(model.metadata), ...(override ?? {}) };
+    const price = this.#prices.get(model.id);
+    if (price !== undefined) {
+      metadata.pricing = price.pricing;
+      metadata.pricing_sources = price.source;
+    }
     if (metadata.pricing === undefined) metadata.pricing = null;
     return { id: model.id, object: 'model', created: model.created, owned_by: model.owned_by, metadata };
+  }
+
+  /** Sets the operator's price of a model id (null: back to the layers below); enrich applies it. */
+  setPrice(id: string, price: RuntimePrice | null): void {
+    if (price === null) this.#prices.delete(id);
+    else this.#prices.set(id, price);
   }
 
   /** Override ids that name no listed model (for a warning). */

@@ -7,7 +7,7 @@ import { sendJson } from '../../core/respond.js';
 import { ORDER } from '../../core/stages.js';
 import type { Model, ModelMetadata } from '../../core/types/models.js';
 import { isModelAllowed } from './allowed-models.js';
-import { Catalog } from './catalog.js';
+import { Catalog, type RuntimePrice } from './catalog.js';
 import { ModelResolver } from './model-resolver.js';
 import { ModelTable } from './model-table.js';
 import { routerSchema } from './schema.js';
@@ -18,6 +18,10 @@ const NAME = 'router';
 export interface ModelLookup {
   /** The catalog/discovered metadata of a model id, or null when nothing is known. */
   metadata(id: string): ModelMetadata | null;
+  /** Whether a provider lists this model id (virtual models are not listed: they take their target's price). */
+  isListed(id: string): boolean;
+  /** Sets (null: removes) the operator's price of a model id, for the next call and /v1/models. */
+  setPrice(id: string, price: RuntimePrice | null): void;
 }
 
 declare module '../../core/plugin.js' {
@@ -46,7 +50,14 @@ export default definePlugin<RouterOptions>({
     });
     gw.lifecycle.close.tap(NAME, () => table.close());
     // Metadata (prices) of a model id, for plugins that learn the model late (passthrough).
-    gw.services.models = { metadata: (id: string) => resolver.resolve(id)?.metadata ?? null };
+    gw.services.models = {
+      metadata: (id: string) => resolver.resolve(id)?.metadata ?? null,
+      isListed: (id: string) => table.get(id) !== undefined,
+      setPrice: (id: string, price: RuntimePrice | null) => {
+        catalog.setPrice(id, price);
+        table.reenrich();
+      },
+    };
 
     gw.stages.route.tap({ name: NAME, stage: ORDER.DEFAULT }, (ctx: RequestContext) => {
       // An earlier tap (passthrough: the provider is in the path) may have routed already.

@@ -79,6 +79,11 @@ export class ModelTable {
     return this.#state.get(name);
   }
 
+  /** Applies catalog changes (a runtime price) to every listed model. */
+  reenrich(): void {
+    this.#rebuild();
+  }
+
   async #refresh(provider: Provider): Promise<void> {
     const state = this.#state.get(provider.name)!;
     let next = this.#timing.refresh_interval_s;

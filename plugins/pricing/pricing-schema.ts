@@ -1,0 +1,43 @@
+// An operator's price (the admin API's PUT body) is checked against the catalog's own schema, so
+// a price the API accepts is one the catalog could hold, and a typo such as `input_per_mtk` is a
+// 400 naming the field instead of a price that silently drops a rate.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import { REPO_ROOT } from '../../core/config.js';
+import { badRequest } from '../../core/errors.js';
+import type { Pricing } from '../../core/types/pricing.js';
+import { planFor } from './plan.js';
+
+const SCHEMA_ID = 'https://sluice.invalid/config/catalog.schema.json';
+
+export type PricingCheck = (value: Record<string, unknown>) => Pricing;
+
+/** Built once at boot: reads and compiles the catalog schema. */
+export function pricingCheck(): PricingCheck {
+  const schema = JSON.parse(readFileSync(resolve(REPO_ROOT, 'config/catalog.schema.json'), 'utf8')) as object;
+  const validate = new Ajv({ allErrors: false }).addSchema(schema).getSchema(`${SCHEMA_ID}#/definitions/pricing`);
+  if (validate === undefined) throw new Error('config/catalog.schema.json has no pricing definition');
+  return (value) => {
+    if (!validate(value)) {
+      const error = validate.errors?.[0];
+      const param = error === undefined ? null : paramOf(error);
+      throw badRequest(`invalid pricing: ${param ?? 'the price'} ${error?.message ?? 'is not valid'}`, param, 'invalid_pricing');
+    }
+    const pricing = value as Pricing;
+    const plan = planFor(pricing);
+    if (typeof plan === 'string') throw badRequest(`invalid pricing: ${plan}`, null, 'invalid_pricing');
+    return pricing;
+  };
+}
+
+/** `/tiers/0/input_per_mtok` as `tiers[0].input_per_mtok`; an unknown key names itself. */
+function paramOf(error: ErrorObject): string | null {
+  // The only anyOf of the pricing shape: some rate that makes a price usable.
+  if (error.keyword === 'anyOf' && error.instancePath === '') return 'input_per_mtok';
+  const parts = error.instancePath.split('/').slice(1);
+  const extra = (error.params as { additionalProperty?: unknown }).additionalProperty;
+  if (typeof extra === 'string') parts.push(extra);
+  const path = parts.map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('').replace(/^\./, '');
+  return path === '' ? null : path;
+}
