@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { MemberKey, lastObjectMember, looksLikeJsonObject, memberValueAt } from './json-member.js';
+import { MemberKey, lastObjectMember, lastStringMember, looksLikeJsonObject, memberValueAt } from './json-member.js';
 
 const b = (s: string): Buffer => Buffer.from(s, 'utf8');
 const USAGE = new MemberKey('usage');
@@ -99,6 +99,21 @@ describe('MemberKey', () => {
     const raw = b('{"usage" \n: \t{}}');
     expect(memberValueAt(raw, 1, USAGE)).to.equal(raw.indexOf('{', 1));
     expect(memberValueAt(b('{"usage","x"}'), 1, USAGE)).to.equal(-1);
+  });
+});
+
+describe('lastStringMember', () => {
+  const TIER = new MemberKey('service_tier');
+  it("reads OpenAI's top-level service_tier after the usage", () => {
+    const raw = readFileSync(new URL('../test/fixtures/recorded/openai/chat_completion.json', import.meta.url));
+    expect(lastStringMember(raw, TIER)).to.equal('default');
+  });
+  it('takes no nested member, no escaped text and no member that is not a string', () => {
+    expect(lastStringMember(b('{"service_tier":"flex","x":{"service_tier":"priority"}}'), TIER)).to.equal(undefined);
+    expect(lastStringMember(b('{"service_tier":"fl\\"ex"}'), TIER)).to.equal(undefined);
+    expect(lastStringMember(b('{"service_tier":null}'), TIER)).to.equal(undefined);
+    expect(lastStringMember(b('{"a":"\\"service_tier\\":\\"flex\\""}'), TIER)).to.equal(undefined);
+    expect(lastStringMember(b('{"a":1, "service_tier" : "priority" }'), TIER)).to.equal('priority');
   });
 });
 

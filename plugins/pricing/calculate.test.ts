@@ -66,6 +66,7 @@ interface Case {
   lines?: Line[];
   tier?: number;
   window?: string;
+  service_tier?: string;
   reason?: string;
   notes?: string[];
   computed?: string | null;
@@ -74,6 +75,10 @@ interface Case {
 const CACHED_AT_INPUT = 'no cached_input rate; charged at the input rate';
 const WRITE_AT_INPUT = 'no cache_write rate; charged at the input rate';
 const REASONING_AT_OUTPUT = 'no reasoning_output rate; charged at the output rate';
+const SONNET_1H: Pricing = { ...SONNET, cache_write_1h_per_mtok: 6, per_web_search: 0.01 };
+const GPT_5: Pricing = { input_per_mtok: 1.25, cached_input_per_mtok: 0.125, output_per_mtok: 10, service_tiers: { flex: { input_per_mtok: 0.625, cached_input_per_mtok: 0.0625, output_per_mtok: 5 } } };
+/** 10000 prompt tokens: 6000 cache reads, 3000 cache writes of which 1000 live an hour; 500 out. */
+const WRITES_1H: Partial<Usage> = { input_tokens: 10_000, cached_input_tokens: 6000, cache_write_tokens: 3000, cache_write_1h_tokens: 1000, output_tokens: 500 };
 
 const DEEPSEEK_USAGE: Partial<Usage> = { input_tokens: 1_000_000, cached_input_tokens: 400_000, output_tokens: 100_000 };
 // 600000 x 0.27 + 400000 x 0.07 + 100000 x 1.1 = 0.162 + 0.028 + 0.11
@@ -601,6 +606,89 @@ const cases: Case[] = [
     notes: ['output_tokens 10 is less than reasoning + audio_output 20; the remainder is counted as 0'],
   },
   {
+    name: '1-hour cache writes at their own rate, 5-minute ones at cache_write',
+    usage: WRITES_1H,
+    pricing: SONNET_1H,
+    // 1000 x 3 + 6000 x 0.3 + 2000 x 3.75 + 1000 x 6 + 500 x 15 = 0.003 + 0.0018 + 0.0075 + 0.006 + 0.0075
+    total: '0.0258',
+    lines: [
+      ['input', 1000, '3', '0.003'],
+      ['cached_input', 6000, '0.3', '0.0018'],
+      ['cache_write', 2000, '3.75', '0.0075'],
+      ['cache_write_1h', 1000, '6', '0.006'],
+      ['output', 500, '15', '0.0075'],
+    ],
+  },
+  {
+    name: '1-hour cache writes without a rate of their own: the 5-minute rate, and the line says so',
+    usage: WRITES_1H,
+    pricing: SONNET,
+    // the 1000 1-hour writes at 3.75: 0.003 + 0.0018 + 0.0075 + 0.00375 + 0.0075
+    total: '0.02355',
+    lines: [
+      ['input', 1000, '3', '0.003'],
+      ['cached_input', 6000, '0.3', '0.0018'],
+      ['cache_write', 2000, '3.75', '0.0075'],
+      ['cache_write_1h', 1000, '3.75', '0.00375', 'no cache_write_1h rate; charged at the cache_write rate'],
+      ['output', 500, '15', '0.0075'],
+    ],
+  },
+  {
+    name: 'web searches at the per-search fee',
+    usage: { input_tokens: 1000, output_tokens: 100, web_search_requests: 3 },
+    pricing: SONNET_1H,
+    // 1000 x 3 / 1e6 + 100 x 15 / 1e6 + 3 x 0.01
+    total: '0.0345',
+    lines: [
+      ['input', 1000, '3', '0.003'],
+      ['output', 100, '15', '0.0015'],
+      ['web_search', 3, '0.01', '0.03'],
+    ],
+  },
+  {
+    name: 'web searches with no fee in the pricing make the price unknown',
+    usage: { input_tokens: 1000, output_tokens: 100, web_search_requests: 2 },
+    pricing: SONNET,
+    total: null,
+    reason: 'no rate for web_search',
+  },
+  {
+    name: "a service tier's rates replace the base ones",
+    usage: { input_tokens: 1000, cached_input_tokens: 500, output_tokens: 100 },
+    pricing: GPT_5,
+    opts: { serviceTier: 'flex' },
+    // 500 x 0.625 + 500 x 0.0625 + 100 x 5 = 0.0003125 + 0.00003125 + 0.0005
+    total: '0.00084375',
+    service_tier: 'flex',
+  },
+  {
+    name: 'a service tier the pricing has no rates for: standard rates, noted',
+    usage: { input_tokens: 1000, cached_input_tokens: 500, output_tokens: 100 },
+    pricing: GPT_5,
+    opts: { serviceTier: 'priority' },
+    // 500 x 1.25 + 500 x 0.125 + 100 x 10 = 0.000625 + 0.0000625 + 0.001
+    total: '0.0016875',
+    service_tier: 'priority',
+    notes: ["service tier 'priority' has no rates in the pricing; standard rates used"],
+  },
+  {
+    name: 'the standard tier under any of its names changes nothing',
+    usage: { input_tokens: 1000, cached_input_tokens: 500, output_tokens: 100 },
+    pricing: GPT_5,
+    opts: { serviceTier: 'default' },
+    total: '0.0016875',
+    service_tier: 'default',
+  },
+  {
+    name: 'the batch service tier takes the batch rates',
+    usage: { input_tokens: 1000, output_tokens: 100 },
+    pricing: GPT_4O_MINI,
+    opts: { serviceTier: 'batch' },
+    // 1000 x 0.075 + 100 x 0.3
+    total: '0.000105',
+    service_tier: 'batch',
+  },
+  {
     name: 'negative count is counted as 0',
     usage: { input_tokens: 1000, cached_input_tokens: -5 },
     pricing: GPT_4O,
@@ -620,6 +708,7 @@ describe('pricing/calculateCost', () => {
       expect(cost.unknown_reason, 'unknown_reason').to.equal(c.reason);
       expect(cost.tier, 'tier').to.equal(c.tier);
       expect(cost.window, 'window').to.equal(c.window);
+      expect(cost.service_tier, 'service_tier').to.equal(c.service_tier);
       expect(cost.notes, 'notes').to.deep.equal(c.notes);
       expect(cost.computed_usd, 'computed_usd').to.equal(c.computed);
       if (c.total === null) expect(cost.lines).to.deep.equal([]);
