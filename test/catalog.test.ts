@@ -212,20 +212,15 @@ describe('config/catalog.yaml', () => {
         { days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '01:00', end: '04:00' },
         { days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '06:00', end: '10:00' },
       ];
-      expect(pricing('deepseek', 'deepseek-flash')).to.deep.equal({
+      const priced = (input: number, cached: number, output: number): Pricing => ({
         currency: 'USD',
-        input_per_mtok: 0.14,
-        cached_input_per_mtok: 0.0028,
-        output_per_mtok: 0.28,
-        time_windows: [{ label: 'peak', utc_ranges: peak, pricing: { input_per_mtok: 0.28, cached_input_per_mtok: 0.0056, output_per_mtok: 0.56 } }],
+        input_per_mtok: input,
+        cached_input_per_mtok: cached,
+        output_per_mtok: output,
+        time_windows: [{ label: 'peak', utc_ranges: peak, pricing: { input_per_mtok: input * 2, cached_input_per_mtok: cached * 2, output_per_mtok: output * 2 } }],
       });
-      expect(pricing('deepseek', 'deepseek-pro')).to.deep.equal({
-        currency: 'USD',
-        input_per_mtok: 0.435,
-        cached_input_per_mtok: 0.003625,
-        output_per_mtok: 0.87,
-        time_windows: [{ label: 'peak', utc_ranges: peak, pricing: { input_per_mtok: 0.87, cached_input_per_mtok: 0.00725, output_per_mtok: 1.74 } }],
-      });
+      expect(pricing('deepseek', 'deepseek-flash')).to.deep.equal(priced(0.14, 0.0028, 0.28));
+      expect(pricing('deepseek', 'deepseek-pro')).to.deep.equal(priced(0.435, 0.003625, 0.87));
       // The v4 names and the legacy aliases are priced as the model they name.
       expect(pricing('deepseek', 'deepseek-v4-flash')).to.deep.equal(pricing('deepseek', 'deepseek-flash'));
       expect(pricing('deepseek', 'deepseek-chat')).to.deep.equal(pricing('deepseek', 'deepseek-flash'));

@@ -42,36 +42,29 @@ export function registerPriceRoutes(gw: Gateway, options: PriceRoutesOptions): v
     access: 'admin',
     handler: async (ctx) => sendJson(ctx, 200, { object: 'list', data: [...overrides.values()] }),
   });
-  gw.addRoute({
-    method: 'GET',
-    path: '/admin/prices/*',
-    access: 'admin',
-    handler: async (ctx) => sendJson(ctx, 200, view(listedModel(ctx, models))),
+  /** A route on one model: the handler gets the listed model's id and answers with its view. */
+  const modelRoute = (method: string, handle: (ctx: RequestContext, id: string) => Promise<void>): void =>
+    gw.addRoute({
+      method,
+      path: '/admin/prices/*',
+      access: 'admin',
+      handler: async (ctx) => {
+        const id = listedModel(ctx, models);
+        await handle(ctx, id);
+        sendJson(ctx, 200, view(id));
+      },
+    });
+
+  modelRoute('GET', async () => {});
+  modelRoute('PUT', async (ctx, id) => {
+    const raw = readBody(ctx.req, bodyLimit);
+    await change(ctx, id, check(parseJsonObject(raw instanceof Promise ? await raw : raw)));
   });
-  gw.addRoute({
-    method: 'PUT',
-    path: '/admin/prices/*',
-    access: 'admin',
-    handler: async (ctx) => {
-      const id = listedModel(ctx, models);
-      const raw = readBody(ctx.req, bodyLimit);
-      const pricing = check(parseJsonObject(raw instanceof Promise ? await raw : raw));
-      await change(ctx, id, pricing);
-      sendJson(ctx, 200, view(id));
-    },
-  });
-  gw.addRoute({
-    method: 'DELETE',
-    path: '/admin/prices/*',
-    access: 'admin',
-    handler: async (ctx) => {
-      const id = listedModel(ctx, models);
-      if (!overrides.has(id)) {
-        throw new GatewayError({ status: 404, type: 'not_found_error', code: 'price_override_not_found', message: `model '${id}' has no price override`, param: 'model' });
-      }
-      await change(ctx, id, null);
-      sendJson(ctx, 200, view(id));
-    },
+  modelRoute('DELETE', async (ctx, id) => {
+    if (!overrides.has(id)) {
+      throw new GatewayError({ status: 404, type: 'not_found_error', code: 'price_override_not_found', message: `model '${id}' has no price override`, param: 'model' });
+    }
+    await change(ctx, id, null);
   });
 }
 
