@@ -112,10 +112,10 @@ export function lastStringMember(raw: Buffer, key: MemberKey): string | undefine
   if (at === -1) return undefined;
   const start = memberValueAt(raw, at, key);
   if (start === -1 || raw[start] !== QUOTE) return undefined;
-  const end = stringEnd(raw, start);
-  const escape = raw.indexOf(BACKSLASH, start);
-  if (end >= raw.length || (escape !== -1 && escape < end)) return undefined;
-  return closesTheBody(raw, end + 1) ? raw.toString('utf8', start + 1, end) : undefined;
+  let end = start + 1;
+  for (; end < raw.length && raw[end] !== QUOTE; end++) if (raw[end] === BACKSLASH) return undefined;
+  // The names read this way are ASCII; latin1 is the cheaper decoder for them.
+  return end < raw.length && closesTheBody(raw, end + 1) ? raw.toString('latin1', start + 1, end) : undefined;
 }
 
 /**
