@@ -16,19 +16,31 @@ export type PricingCheck = (value: Record<string, unknown>) => Pricing;
 /** Built once at boot: reads and compiles the catalog schema. */
 export function pricingCheck(): PricingCheck {
   const schema = JSON.parse(readFileSync(resolve(REPO_ROOT, 'config/catalog.schema.json'), 'utf8')) as object;
-  const validate = new Ajv({ allErrors: false }).addSchema(schema).getSchema(`${SCHEMA_ID}#/definitions/pricing`);
+  const validate = new Ajv({ allErrors: true }).addSchema(schema).getSchema(`${SCHEMA_ID}#/definitions/pricing`);
   if (validate === undefined) throw new Error('config/catalog.schema.json has no pricing definition');
   return (value) => {
     if (!validate(value)) {
-      const error = validate.errors?.[0];
+      const error = mostUseful(validate.errors ?? []);
       const param = error === undefined ? null : paramOf(error);
-      throw badRequest(`invalid pricing: ${param ?? 'the price'} ${error?.message ?? 'is not valid'}`, param, 'invalid_pricing');
+      throw badRequest(`invalid pricing: ${param ?? 'the price'} ${error === undefined ? 'is not valid' : messageOf(error)}`, param, 'invalid_pricing');
     }
     const pricing = value as Pricing;
     const plan = planFor(pricing);
     if (typeof plan === 'string') throw badRequest(`invalid pricing: ${plan}`, null, 'invalid_pricing');
     return pricing;
   };
+}
+
+/**
+ * The error to report: an unknown field first (a typo explains the rest: `input_per_mtk` also
+ * leaves the price without an input rate), else any but the branches of the one `anyOf`.
+ */
+function mostUseful(errors: readonly ErrorObject[]): ErrorObject | undefined {
+  return errors.find((e) => e.keyword === 'additionalProperties') ?? errors.find((e) => !e.schemaPath.includes('/anyOf/')) ?? errors[0];
+}
+
+function messageOf(error: ErrorObject): string {
+  return error.keyword === 'anyOf' ? 'is missing: a price needs input_per_mtok or a per-unit rate' : (error.message ?? 'is not valid');
 }
 
 /** `/tiers/0/input_per_mtok` as `tiers[0].input_per_mtok`; an unknown key names itself. */

@@ -287,6 +287,13 @@ describe('pricing through HTTP: every billing shape, hand-computed (issue 18) @i
       const typo = await gw.fetch(path, { method: 'PUT', body: JSON.stringify({ input_per_mtok: 1, output_per_mtk: 2 }) });
       expect(typo.status).to.equal(400);
       expect(((await typo.json()) as { error: unknown }).error).to.deep.include({ type: 'invalid_request_error', code: 'invalid_pricing', param: 'output_per_mtk' });
+      const alone = await gw.fetch(path, { method: 'PUT', body: JSON.stringify({ input_per_mtk: 1 }) });
+      expect(((await alone.json()) as { error: { param: string } }).error.param).to.equal('input_per_mtk');
+      const none = await gw.fetch(path, { method: 'PUT', body: JSON.stringify({ currency: 'USD' }) });
+      expect(((await none.json()) as { error: { param: string; message: string } }).error).to.deep.include({
+        param: 'input_per_mtok',
+        message: 'invalid pricing: input_per_mtok is missing: a price needs input_per_mtok or a per-unit rate',
+      });
       const tier = await gw.fetch(path, { method: 'PUT', body: JSON.stringify({ input_per_mtok: 1, tiers: [{ up_to_tokens: 10, input_per_mtok: -1 }, { input_per_mtok: 2 }] }) });
       expect(((await tier.json()) as { error: { param: string } }).error.param).to.equal('tiers[0].input_per_mtok');
       const unknown = await gw.fetch('/admin/prices/openai%2Fno-such-model', { method: 'PUT', body: JSON.stringify({ input_per_mtok: 1 }) });
