@@ -106,7 +106,7 @@ export class RequestContext {
   cost: CostResult | null = null;
   error: GatewayError | null = null;
   cacheHit = false;
-  /** The W3C trace id of the request's span, set by a tracing plugin; the audit stores it. */
+  /** The W3C trace id of the request's span, set by a tracing plugin; log taps record it. */
   traceId: string | null = null;
   /** ms from start to the first response byte. */
   firstByteMs: number | null = null;

@@ -1,5 +1,5 @@
 // Headers that carry credentials, to the gateway or to a provider. They are never label
-// sources, never stored in the audit log with their values, and never passed through to a
+// sources, never recorded with their values, and never passed through to a
 // provider (its own credential replaces them).
 
 export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([

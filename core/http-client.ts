@@ -57,7 +57,7 @@ interface Destination {
 }
 
 /**
- * URLs may carry a client's model name (Gemini, Azure), so their number is not bounded by the
+ * URLs may carry a client's model name (some providers put it in the path), so their number is not bounded by the
  * config: past this many the table starts over.
  */
 const MAX_DESTINATIONS = 1024;

@@ -1,5 +1,5 @@
 // The operator's log (startup, warnings, errors): winston, kept off the per-request path.
-// The audit log, not this, is the per-request record.
+// The log stage's plugins, not this, keep the per-request record.
 import winston from 'winston';
 
 export type Logger = winston.Logger;

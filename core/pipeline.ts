@@ -5,9 +5,9 @@
 // Each step that may finish synchronously returns undefined when it did, and a promise only
 // when it has to wait: an `await` costs a microtask even on a value that is already there.
 import type { RequestContext } from './context.js';
-import { forbidden, isGatewayError, modelNotFound, toGatewayError, unauthorized, unsupportedOperation } from './errors.js';
+import { badRequest, forbidden, isGatewayError, modelNotFound, toGatewayError, unauthorized, unsupportedOperation } from './errors.js';
 import type { Logger } from './logger.js';
-import type { OperationHandler, ProviderRegistry, Target } from './provider.js';
+import type { CallMeter, OperationHandler, OperationRequest, ProviderRegistry, Target } from './provider.js';
 import type { JsonReply, Reply, StreamReply } from './reply.js';
 import { sendError, sendJsonReply, setReplyHeaders } from './respond.js';
 import type { StageRunners, Stages } from './stages.js';
@@ -68,20 +68,7 @@ export class Pipeline {
         const forwarded = run.forward(ctx);
         reply = forwarded instanceof Promise ? await forwarded : forwarded;
       }
-      if (reply === undefined) {
-        // invoke() inlined: an async call of its own would cost a promise and a microtask more.
-        const target = ctx.target;
-        const handler = this.#handler(ctx, target);
-        const started = performance.now();
-        const queuedBefore = ctx.queuedMs;
-        try {
-          reply = await handler(ctx, target);
-        } catch (err) {
-          failedAttempt(ctx, target, started, queuedBefore, err);
-          throw err;
-        }
-        succeededAttempt(ctx, target, started, queuedBefore, reply);
-      }
+      if (reply === undefined) reply = await this.invoke(ctx, ctx.target);
       const sent = this.#send(ctx, reply);
       if (sent !== undefined) await sent;
     } catch (err) {
@@ -114,19 +101,27 @@ export class Pipeline {
     }
   }
 
-  /** Calls the target's handler for this operation, recording the attempt. */
+  /**
+   * Calls the target's handler for the request's operation and records the attempt: the
+   * pipeline's own call when no cache or forward tap answered, and a plugin's (failover) per
+   * target. Each call hands the handler the client's request as read, so a second target gets
+   * the same request. The target that answered becomes ctx.target, which price and log read.
+   */
   async invoke(ctx: RequestContext, target: Target): Promise<JsonReply | StreamReply> {
     const handler = this.#handler(ctx, target);
+    const meter: CallMeter = { queuedMs: 0, billed: null };
+    const request = operationRequest(ctx, meter);
     const started = performance.now();
-    const queuedBefore = ctx.queuedMs;
     let reply: JsonReply | StreamReply;
     try {
-      reply = await handler(ctx, target);
+      reply = await handler(request, target);
     } catch (err) {
-      failedAttempt(ctx, target, started, queuedBefore, err);
+      if (meter.billed !== null) ctx.usage = meter.billed;
+      failedAttempt(ctx, target, started, meter.queuedMs, err);
       throw err;
     }
-    succeededAttempt(ctx, target, started, queuedBefore, reply);
+    succeededAttempt(ctx, target, started, meter.queuedMs, reply);
+    ctx.target = target;
     return reply;
   }
 
@@ -140,7 +135,7 @@ export class Pipeline {
   #send(ctx: RequestContext, reply: Reply): Promise<void> | undefined {
     if (reply.kind === 'handled') return undefined;
     if (reply.kind === 'json') {
-      // The raw bytes stand for a body nobody parsed: the audit log stores them as text.
+      // The raw bytes stand for a body nobody parsed: a log tap reads them as text.
       ctx.responseBody = reply.body !== undefined ? reply.body : reply.raw;
       ctx.usage = reply.usage;
       sendJsonReply(ctx, reply);
@@ -177,19 +172,26 @@ export class Pipeline {
   }
 }
 
-function succeededAttempt(ctx: RequestContext, target: Target, started: number, queuedBefore: number, reply: JsonReply | StreamReply): void {
+/** The request a handler is given: the client's, as the pipeline read it. */
+function operationRequest(ctx: RequestContext, meter: CallMeter): OperationRequest {
+  if (ctx.body === null) throw badRequest('a JSON request body is required');
+  return { operation: ctx.route.operation!, body: ctx.body, raw: ctx.rawBody, stream: ctx.stream, model: ctx.model, signal: ctx.abort, id: ctx.id, meter };
+}
+
+function succeededAttempt(ctx: RequestContext, target: Target, started: number, queuedMs: number, reply: JsonReply | StreamReply): void {
   const status = reply.kind === 'json' ? reply.status : 200;
-  recordAttempt(ctx, target, started, queuedBefore, status, null);
+  recordAttempt(ctx, target, started, queuedMs, status, null);
 }
 
-function failedAttempt(ctx: RequestContext, target: Target, started: number, queuedBefore: number, err: unknown): void {
+function failedAttempt(ctx: RequestContext, target: Target, started: number, queuedMs: number, err: unknown): void {
   const e = toGatewayError(err);
-  recordAttempt(ctx, target, started, queuedBefore, ctx.abort.aborted ? 499 : e.status, e.message);
+  recordAttempt(ctx, target, started, queuedMs, ctx.abort.aborted ? 499 : e.status, e.message);
 }
 
-function recordAttempt(ctx: RequestContext, target: Target, started: number, queuedBefore: number, status: number, error: string | null): void {
+function recordAttempt(ctx: RequestContext, target: Target, started: number, queuedMs: number, status: number, error: string | null): void {
   const duration_ms = performance.now() - started;
-  ctx.attempts.push({ provider: target.provider.name, model: target.model, status, error, duration_ms, queued_ms: ctx.queuedMs - queuedBefore });
+  ctx.queuedMs += queuedMs;
+  ctx.attempts.push({ provider: target.provider.name, model: target.model, status, error, duration_ms, queued_ms: queuedMs });
 }
 
 /** After the auth stage, on every route but public ones. */

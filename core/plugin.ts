@@ -12,7 +12,7 @@ import type { RouteSpec } from './routes.js';
 import type { Stages } from './stages.js';
 import type { UpstreamClient } from './http-client.js';
 
-/** Services plugins offer one another (a key store, an audit store), declared by augmentation. */
+/** Services plugins offer one another (a key store, a call store), declared by augmentation. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface GatewayServices {}
 

@@ -4,7 +4,7 @@
 import type { LoadedConfig, ProviderEntry } from './config.js';
 
 export interface ProviderEnvSpec {
-  /** Default prefix, also the config key of the default instance (`openai`). */
+  /** Default prefix, also the config key of the default instance. */
   type: string;
   /** What enables an instance: its credential (cloud) or its base URL (self-hosted). */
   enabledBy: 'api_key' | 'base_url';
@@ -12,7 +12,7 @@ export interface ProviderEnvSpec {
   apiKeyEnv?: string;
   baseUrlEnv?: string;
   defaultBaseUrl?: string;
-  /** Other keys read from the environment for the default instance (`api_version: AZURE_OPENAI_API_VERSION`). */
+  /** Other keys read from the environment for the default instance (`api_version: <NAME>_API_VERSION`). */
   extraEnv?: Record<string, string>;
 }
 

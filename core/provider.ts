@@ -1,8 +1,9 @@
 // What a provider plugin registers. The core dispatches an operation ("chat", "embeddings",
 // ...) to the handler of that name; a provider without it answers 501 unsupported_operation.
-import type { RequestContext } from './context.js';
+import type { Cancellation } from './cancellation.js';
 import type { JsonReply, StreamReply } from './reply.js';
 import type { Model, ModelMetadata } from './types/models.js';
+import type { Usage } from './types/usage.js';
 
 /** Where a request goes: the provider that serves it and the model name the provider knows. */
 export interface Target {
@@ -15,8 +16,39 @@ export interface Target {
   metadata: ModelMetadata | null;
 }
 
+/**
+ * What a provider handler is asked: the client's request as the pipeline read it. The same
+ * request may go to a second target (failover) and the log stage records it, so a handler builds
+ * its upstream body beside it and never changes it.
+ */
+export interface OperationRequest {
+  /** The operation asked for (`chat`, `responses`, `compact`, `embeddings`). */
+  readonly operation: string;
+  /** The parsed JSON body. */
+  readonly body: Readonly<Record<string, unknown>>;
+  /** The bytes `body` was parsed from; null when a plugin built the body (a derived operation). */
+  readonly raw: Buffer | null;
+  readonly stream: boolean;
+  /** The model id the client asked for (`<prefix>/<model>` or a virtual model's id). */
+  readonly model: string | null;
+  /** Cancelled when the client goes away or the gateway gives up: upstream calls take it. */
+  readonly signal: Cancellation;
+  /** The request's id, for an answer that lacks an id of its own. */
+  readonly id: string;
+  /** What this call costs beyond its reply; the pipeline reads it once the handler settled. */
+  readonly meter: CallMeter;
+}
+
+/** A call's costs that its reply cannot carry. */
+export interface CallMeter {
+  /** ms its upstream requests waited for a free connection: pass the meter as their `context`. */
+  queuedMs: number;
+  /** The usage a provider billed for an answer the handler then refuses (it throws): the call is still metered. */
+  billed: Usage | null;
+}
+
 /** A provider answers with data for the core to write; only stages may write the response themselves. */
-export type OperationHandler = (ctx: RequestContext, target: Target) => Promise<JsonReply | StreamReply>;
+export type OperationHandler = (request: OperationRequest, target: Target) => Promise<JsonReply | StreamReply>;
 
 /** Where passthrough requests of this provider go, and the credential headers that replace the client's. */
 export interface PassthroughTarget {
@@ -25,9 +57,9 @@ export interface PassthroughTarget {
 }
 
 export interface Provider {
-  /** The prefix clients use in model ids (`openai`, `openai-eu`, ...). */
+  /** The prefix clients use in model ids (the type's name, or an instance's own: `<type>-eu`). */
   readonly name: string;
-  /** The implementation (`openai`, `anthropic`, ...). */
+  /** The implementation: the type a provider plugin registers. */
   readonly type: string;
   readonly operations: Readonly<Record<string, OperationHandler | undefined>>;
   /** The provider's model list; undefined when it cannot list models. */

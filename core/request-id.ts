@@ -1,5 +1,5 @@
-// Request ids are UUIDv7 (RFC 9562) of the request's start: they sort by arrival, and the audit
-// log reads an entry's start from its id to find its row without an index on ids.
+// Request ids are UUIDv7 (RFC 9562) of the request's start: they sort by arrival, and a store
+// can read a call's start from its id to find its row without an index on ids.
 //
 // Built as ASCII bytes in one scratch buffer and read out as one flat string: joining ~25
 // pieces costs four times as much, and leaves a rope that is flattened again when the id is

@@ -106,8 +106,8 @@ export class GatewayServer {
     clearTimeout(timer);
     if (this.#inFlight.size > 0) {
       // Whatever is still running past the deadline is aborted; its client is told why (an
-      // answer, or a stream's last event), and its price and log stages still run, so its audit
-      // entry and spend are kept.
+      // answer, or a stream's last event), and its price and log stages still run, so the call is
+      // recorded and its spend kept.
       const cut = cutByShutdown();
       this.#inFlight.forEach((ctx) => ctx.abort.abort(cut));
       await Promise.race([idle, new Promise((r) => setTimeout(r, 2000))]);

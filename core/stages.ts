@@ -8,7 +8,7 @@
 //   cache    bail   may answer early with a Reply (the first reply wins).
 //   forward  bail   may answer with a Reply (failover); when no tap answers the core calls ctx.target.
 //   price    sync   always runs (after errors and cache hits too): sets ctx.cost from ctx.usage.
-//   log      async  always runs last: audit, metrics, giving back what limit took.
+//   log      async  always runs last: recording the call, giving back what limit took.
 //
 // Hooks are tapped at boot only (a tap discards tapable's compiled call), then frozen; the
 // pipeline reads each stage's taps once after boot (stageRunners) and runs them itself.

@@ -1,6 +1,6 @@
 // Chat chunks folded into the chat.completion they add up to: text, reasoning and refusal
 // deltas joined per choice, tool-call argument deltas joined per call, the last finish reason,
-// the usage. What the audit log stores of a stream, and what a cache would replay.
+// the usage. What a stream adds up to: what the log stage records and what a cache would replay.
 import type { ChatCompletion, ChatCompletionChunk, ChatChunkChoice, ChatUsage, FinishReason, ToolCall } from '../types/chat.js';
 
 interface ChoiceState {
@@ -109,12 +109,19 @@ export class ChatCompletionBuilder {
           if (call.id) acc.id = call.id;
           if (call.function?.name) acc.function.name += call.function.name;
           if (call.function?.arguments) acc.function.arguments += call.function.arguments;
-          // Provider extras (Gemini's thought signature) must survive into the audit record.
-          const extra = (call as { extra_content?: unknown }).extra_content;
-          if (extra !== undefined) (acc as ToolCall & { extra_content?: unknown }).extra_content = extra;
+          keepExtraMembers(call, acc);
         }
       }
     }
     if (choice.finish_reason) state.finishReason = choice.finish_reason;
+  }
+}
+
+const TOOL_CALL_MEMBERS: ReadonlySet<string> = new Set(['index', 'id', 'type', 'function']);
+
+/** Members a provider adds to a tool call (an opaque signature to send back) survive into the completion; the last value stands. */
+function keepExtraMembers(delta: object, call: ToolCall): void {
+  for (const key in delta) {
+    if (!TOOL_CALL_MEMBERS.has(key)) (call as unknown as Record<string, unknown>)[key] = (delta as Record<string, unknown>)[key];
   }
 }

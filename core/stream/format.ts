@@ -1,5 +1,5 @@
 // How one operation's streams look to the client: the framing of each value, the trailer,
-// and how the values fold back into the final object for the audit log and the cache.
+// and how the values fold back into the final object that the log stage records.
 import type { RequestContext } from '../context.js';
 import type { Usage } from '../types/usage.js';
 import type { StreamSink } from './translator.js';

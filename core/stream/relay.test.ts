@@ -8,7 +8,7 @@ import { streamReply } from '../reply.js';
 import type { RouteSpec } from '../routes.js';
 import { UpstreamBody } from '../upstream-body.js';
 import { chatStreamFormat } from './chat-format.js';
-import { ChatPassthroughStream } from './passthrough.js';
+import { ChatChunkStream } from './client-format-streams.js';
 import { relayStream } from './relay.js';
 
 const RECORDED = fixtureText('recorded/openai/chat_completion_stream.txt');
@@ -55,7 +55,7 @@ async function relayed(events: string[], includeUsage: boolean): Promise<{ write
   ctx.stream = true;
   ctx.body = { stream_options: { include_usage: includeUsage } };
   const body = new UpstreamBody('openai');
-  const done = relayStream(ctx, streamReply(body, new ChatPassthroughStream('openai')), chatStreamFormat);
+  const done = relayStream(ctx, streamReply(body, new ChatChunkStream('openai')), chatStreamFormat);
   for (const event of events) body.push(Buffer.from(event));
   body.finish();
   await done;

@@ -7,8 +7,8 @@
 //   by the operation's format and written as one write;
 // - pass-through (the upstream speaks the client's format): whole events go out as the
 //   provider's own bytes, and only events holding a watched pattern (usage, errors) are parsed
-//   on the way. The bytes are kept for a StreamFold, which builds the final object when the
-//   audit log asks for it, off the request path. An event split across upstream chunks is held
+//   on the way. The bytes are kept for a StreamFold, which builds the final object when a
+//   log tap asks for it, off the request path. An event split across upstream chunks is held
 //   back until it is whole, so a watched event is always read (and hidden, or turned into the
 //   contract's error event) before any of it went out.
 //
@@ -233,7 +233,7 @@ class StreamRelay implements BodyConsumer {
       try {
         parser.feed(events.subarray(start, end), this.#reply.translator, this.#sink);
       } catch (err) {
-        // The client gets the events before this one, then the error event; the audit's object
+        // The client gets the events before this one, then the error event; the folded object
         // holds what the client got.
         if (start > unsent) this.#writeBytes(events.subarray(unsent, start));
         raw.fold.add(events.subarray(0, start));

@@ -1,5 +1,5 @@
 // A pass-through stream's bytes, folded into the final object only when someone asks for it:
-// the audit log serialises it off the request path (JSON.stringify calls toJSON). A fold keeps
+// a log tap serialises it off the request path (JSON.stringify calls toJSON). A fold keeps
 // the bytes it is given by reference and folds them when asked, or once FOLD_AT of them wait,
 // so that a long generation holds its folded text rather than its whole event stream. Events
 // that are ASCII may come as the text the relay already decoded to scan them: their UTF-8 text
@@ -44,7 +44,7 @@ export abstract class StreamFold {
     try {
       for (const events of pending) this.fold(events);
     } catch {
-      // The fold's own guards make this a bug; the relay and the audit entry must not pay for it.
+      // The fold's own guards make this a bug; the relay and the log stage must not pay for it.
     }
   }
 }

@@ -2,7 +2,7 @@
 // A translator is a small stateful object made per stream: it receives each upstream SSE
 // event once, already split and decoded, and emits client-format values (chat chunks or
 // Responses events). The relay serialises, writes with backpressure, reassembles the final
-// object for the audit log, and strips the usage chunk when the client did not ask for it.
+// object the log stage records, and strips the usage chunk when the client did not ask for it.
 import type { Usage } from '../types/usage.js';
 import type { StreamFold } from './stream-fold.js';
 

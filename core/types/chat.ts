@@ -28,7 +28,7 @@ export interface ChatMessage {
   name?: string;
   tool_calls?: ToolCall[];
   tool_call_id?: string;
-  /** Reasoning text surfaced by providers that expose it (DeepSeek, Anthropic thinking). */
+  /** Reasoning text, from providers that show a model's thinking. */
   reasoning_content?: string | null;
   refusal?: string | null;
   [extra: string]: unknown;

@@ -23,13 +23,8 @@ export interface Usage {
   service_tier?: string;
   /** Cost the provider reported itself (e.g. OpenRouter), in USD; wins over computed cost. */
   provider_cost_usd?: number;
-  /** The provider's usage object as received, for the audit log. */
+  /** The provider's usage object as received, for whoever records the call. */
   raw?: unknown;
-  /**
-   * Set when `raw` is the top-level `usage` member of a response body forwarded as the provider's
-   * own bytes: a store that keeps the body can then keep `raw` as a reference to it, not a copy.
-   */
-  raw_in_body?: true;
 }
 
 export function emptyUsage(): Usage {

@@ -164,7 +164,7 @@ export function entryFromRecord(c: RecordColumns, d: RecordDetail, requestBody: 
   entry.request_body_truncated = d.request_body_truncated;
   entry.response_body = responseBody;
   entry.response_body_truncated = d.response_body_truncated;
-  entry.usage = d.usage !== null && d.usage.raw_in_body === true ? usageWithBodyRaw(d.usage, responseBody) : d.usage;
+  entry.usage = d.usage === null ? null : usageWithBodyRaw(d.usage, responseBody);
   entry.cost = d.cost;
   entry.attempts = d.attempts;
   return entry;

@@ -160,7 +160,7 @@ describe('audit entry', () => {
     const RAW = { prompt_tokens: 41, completion_tokens: 10, total_tokens: 51, prompt_tokens_details: { cached_tokens: 0 } };
     const BODY = `{"id":"chatcmpl-1","object":"chat.completion","choices":[],"usage":${JSON.stringify(RAW)},"system_fingerprint":"fp_1"}`;
 
-    function pricedContext(responseBody: unknown, raw: unknown, marked: boolean): RequestContext {
+    function pricedContext(responseBody: unknown, raw: unknown): RequestContext {
       const ctx = makeContext();
       ctx.target = TARGET;
       ctx.responseBody = responseBody;
@@ -169,7 +169,6 @@ describe('audit entry', () => {
       usage.output_tokens = 10;
       usage.total_tokens = 51;
       usage.raw = raw;
-      if (marked) usage.raw_in_body = true;
       ctx.usage = usage;
       return ctx;
     }
@@ -179,43 +178,43 @@ describe('audit entry', () => {
       return (JSON.parse(recordOf(toEntry(ctx, NONE), { maxBodyBytes }).detail) as unknown[][])[18]!;
     }
 
-    it('is stored as a reference to forwarded bytes a provider marked, and read back from them', () => {
-      const ctx = pricedContext(Buffer.from(BODY), structuredClone(RAW), true);
+    it('is stored as a reference to forwarded bytes that hold it, and read back from them', () => {
+      const ctx = pricedContext(Buffer.from(BODY), structuredClone(RAW));
       expect(storedUsage(ctx)).to.deep.equal([41, 10, 51, 0, 0, 0, 0, 0, null, null, 1]);
       const entry = materialize(toEntry(ctx, NONE), WHOLE);
       expect(entry.response_body).to.equal(BODY);
       expect(entry.usage).to.deep.equal({ ...emptyUsage(), input_tokens: 41, output_tokens: 10, total_tokens: 51, raw: RAW });
-      expect(entry.usage).not.to.have.property('raw_in_body');
     });
 
     it('is read back from forwarded bytes that are not JSON as a whole elsewhere (a NaN logprob)', () => {
       const body = `{"choices":[{"logprobs":{"content":[{"logprob":-Infinity}]}}],"usage":${JSON.stringify(RAW)}}`;
-      const ctx = pricedContext(Buffer.from(body), structuredClone(RAW), true);
+      const ctx = pricedContext(Buffer.from(body), structuredClone(RAW));
       expect(materialize(toEntry(ctx, NONE), WHOLE).usage!.raw).to.deep.equal(RAW);
     });
 
     it('is copied when an object body could not be serialised (the stored body is a note)', () => {
-      const ctx = pricedContext({ usage: structuredClone(RAW), big: 1n }, RAW, false);
+      const ctx = pricedContext({ usage: structuredClone(RAW), big: 1n }, RAW);
       const entry = materialize(toEntry(ctx, NONE), WHOLE);
       expect(entry.response_body).to.match(/^\[unserializable response body: /);
       expect(entry.usage!.raw).to.deep.equal(RAW);
     });
 
-    it('is copied when the bytes are not marked, or the body was cut', () => {
-      expect(storedUsage(pricedContext(Buffer.from(BODY), RAW, false))[9]).to.deep.equal(RAW);
-      const cut = pricedContext(Buffer.from(BODY), RAW, true);
+    it('is copied when the bytes hold another usage, or the body was cut', () => {
+      const other = { ...RAW, total_tokens: 52 };
+      expect(storedUsage(pricedContext(Buffer.from(BODY), other))[9]).to.deep.equal(other);
+      const cut = pricedContext(Buffer.from(BODY), RAW);
       expect(storedUsage(cut, 40)[9]).to.deep.equal(RAW);
       expect(materialize(toEntry(cut, NONE), { maxBodyBytes: 40 }).usage!.raw).to.deep.equal(RAW);
     });
 
     it('is a reference when an object body (a folded stream) holds the same usage, a copy when it differs', () => {
-      const same = pricedContext({ id: 'chatcmpl-1', choices: [], usage: structuredClone(RAW) }, RAW, false);
+      const same = pricedContext({ id: 'chatcmpl-1', choices: [], usage: structuredClone(RAW) }, RAW);
       expect(storedUsage(same)).to.have.length(11);
       expect(materialize(toEntry(same, NONE), WHOLE).usage!.raw).to.deep.equal(RAW);
-      const other = pricedContext({ id: 'chatcmpl-1', choices: [], usage: { ...RAW, total_tokens: 52 } }, RAW, false);
+      const other = pricedContext({ id: 'chatcmpl-1', choices: [], usage: { ...RAW, total_tokens: 52 } }, RAW);
       expect(storedUsage(other)[9]).to.deep.equal(RAW);
       // A translated provider's body carries OpenAI's usage, its raw usage is the provider's own.
-      const translated = pricedContext({ id: 'chatcmpl-1', choices: [], usage: RAW }, { input_tokens: 41, output_tokens: 10 }, false);
+      const translated = pricedContext({ id: 'chatcmpl-1', choices: [], usage: RAW }, { input_tokens: 41, output_tokens: 10 });
       expect(materialize(toEntry(translated, NONE), WHOLE).usage!.raw).to.deep.equal({ input_tokens: 41, output_tokens: 10 });
     });
   });

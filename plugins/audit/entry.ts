@@ -10,12 +10,12 @@ import type { Target } from '../../core/provider.js';
 import type { Usage } from '../../core/types/usage.js';
 import { parseDecimal, toPicos } from '../pricing/money.js';
 import { resolvedBody } from '../../core/stream/stream-fold.js';
-import { requestBody, responseBody } from './body-text.js';
+import { bodyText, requestBody, responseBody } from './body-text.js';
 import type { StoredBody } from './body-text.js';
 import { entryOf } from './entry-record.js';
 import type { EntryRecord, RecordDetail } from './entry-record.js';
 import { jsonEqual } from './json-equal.js';
-import { detailText, roundMs } from './record-detail.js';
+import { bodyUsage, detailText, roundMs } from './record-detail.js';
 
 export interface AuditError {
   type: string;
@@ -209,13 +209,13 @@ export function recordOf(c: CapturedEntry, options: MaterializeOptions): EntryRe
 }
 
 /**
- * Whether the usage's raw object is the top-level `usage` of the response body as stored: bytes a
- * provider plugin marked as holding it, or an object (a folded stream, a built completion) whose
+ * Whether the usage's raw object is the top-level `usage` of the response body as stored: bytes
+ * forwarded untouched whose `usage` holds the same data, or an object (a folded stream, a built completion) whose
  * `usage` is the same data. A body cut by max_body_bytes may have lost it.
  */
 function rawInStoredBody(usage: Usage | null, body: unknown, stored: StoredBody): boolean {
   if (usage === null || usage.raw === undefined || stored.body === null || stored.truncated) return false;
-  if (Buffer.isBuffer(body)) return usage.raw_in_body === true;
+  if (Buffer.isBuffer(body)) return jsonEqual(bodyUsage(bodyText(stored.body)), usage.raw);
   // An object's JSON text opens with a brace; the note stored when serialising it failed does not.
   if (typeof stored.body !== 'string' || stored.body.charCodeAt(0) !== 0x7b) return false;
   const value = resolvedBody(body);

@@ -108,17 +108,19 @@ function usageOf(a: unknown[]): Usage {
   };
   if (a[8] !== null) usage.provider_cost_usd = a[8] as number;
   // Marked for entryFromRecord, which has the body to read raw from.
-  if (a.length > 10 && a[10] === RAW_IN_BODY) usage.raw_in_body = true;
+  if (a.length > 10 && a[10] === RAW_IN_BODY) rawInBody.add(usage);
   else if (a.length > 9) usage.raw = a[9];
   return usage;
 }
 
+/** Usages read back whose raw object is the stored response body's `usage`. */
+const rawInBody = new WeakSet<Usage>();
+
 /** The usage as read back: a raw kept in the body taken from the body's text (gone with the body). */
 export function usageWithBodyRaw(usage: Usage, responseBody: string | null): Usage {
-  const { raw_in_body: _marked, ...rest } = usage;
+  if (!rawInBody.has(usage)) return usage;
   const raw = bodyUsage(responseBody);
-  if (raw !== undefined) rest.raw = raw;
-  return rest;
+  return raw === undefined ? { ...usage } : { ...usage, raw };
 }
 
 // Read the way the provider plugin read it from the same bytes (topLevelMember): only the
@@ -126,7 +128,7 @@ export function usageWithBodyRaw(usage: Usage, responseBody: string | null): Usa
 // from a Python server) still gives it back.
 const USAGE = new MemberKey('usage');
 
-function bodyUsage(body: string | null): unknown {
+export function bodyUsage(body: string | null): unknown {
   if (body === null) return undefined;
   try {
     return topLevelMember(Buffer.from(body, 'utf8'), USAGE);

@@ -35,14 +35,14 @@ function requestOptions(ep: AnthropicEndpoint, ceiling: unknown): AnthropicReque
 }
 
 export function chatHandler(upstream: UpstreamClient, ep: AnthropicEndpoint): OperationHandler {
-  return async (ctx, target) => {
-    const request = toAnthropicRequest(ctx.body as ChatRequest, target.model, requestOptions(ep, target.metadata?.max_output_tokens));
-    const res = await callAnthropic(upstream, ep, 'POST', ep.messagesUrl, JSON.stringify(request), ctx.abort, ctx);
+  return async (request, target) => {
+    const upstreamBody = toAnthropicRequest(request.body as ChatRequest, target.model, requestOptions(ep, target.metadata?.max_output_tokens));
+    const res = await callAnthropic(upstream, ep, 'POST', ep.messagesUrl, JSON.stringify(upstreamBody), request.signal, request.meter);
     const created = Math.floor(Date.now() / 1000);
-    if (ctx.stream && !isJsonAnswer(res.headers)) return streamReply(res.body, new AnthropicChatStream({ created, provider: ep.name }));
+    if (request.stream && !isJsonAnswer(res.headers)) return streamReply(res.body, new AnthropicChatStream({ created, provider: ep.name }));
     const message = await readJson(res, MESSAGE);
     const model = typeof message.model === 'string' && message.model !== '' ? message.model : target.model;
     const { completion, usage } = fromAnthropicMessage(message, model, created);
-    return ctx.stream ? replayedChat(ep.name, completion, usage) : jsonReply(completion, usage);
+    return request.stream ? replayedChat(ep.name, completion, usage) : jsonReply(completion, usage);
   };
 }

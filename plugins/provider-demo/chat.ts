@@ -1,11 +1,11 @@
 // The demo's chat: a real chat.completion, or a real SSE stream of chunks that goes through
-// the same pass-through translator as OpenAI's, so streaming, usage and reassembly behave
+// the same client-format translator as OpenAI's, so streaming, usage and reassembly behave
 // exactly as with a provider.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OperationHandler } from '../../core/provider.js';
 import { randomHex } from '../../core/random-pool.js';
 import { jsonReply, streamReply } from '../../core/reply.js';
-import { ChatPassthroughStream } from '../../core/stream/passthrough.js';
+import { ChatChunkStream } from '../../core/stream/client-format-streams.js';
 import type { ChatCompletion, ChatCompletionChunk, ChatRequest, ChatUsage } from '../../core/types/chat.js';
 import { modelNotFound } from '../../core/errors.js';
 import { usageFromChat } from '../../core/usage-mapping.js';
@@ -40,14 +40,14 @@ async function* sse(chunks: ChatCompletionChunk[], delayMs: number): AsyncGenera
 }
 
 export function demoChat(prefix: string, streamDelayMs: number): OperationHandler {
-  return async (ctx, target) => {
+  return async (request, target) => {
     if (!DEMO_MODEL_NAMES.has(target.model)) throw modelNotFound(target.id);
-    const req = ctx.body as unknown as ChatRequest;
+    const req = request.body as unknown as ChatRequest;
     const reply = answer(target.model, req);
     const usage = chatUsage(req, reply);
     const id = completionId();
     const created = Math.floor(Date.now() / 1000);
-    if (!ctx.stream) {
+    if (!request.stream) {
       const completion: ChatCompletion = {
         id,
         object: 'chat.completion',
@@ -64,6 +64,6 @@ export function demoChat(prefix: string, streamDelayMs: number): OperationHandle
     for (const piece of pieces(reply.text)) chunks.push({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
     chunks.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: reply.finishReason }] });
     chunks.push({ ...base, choices: [], usage });
-    return streamReply(sse(chunks, streamDelayMs), new ChatPassthroughStream(prefix));
+    return streamReply(sse(chunks, streamDelayMs), new ChatChunkStream(prefix));
   };
 }

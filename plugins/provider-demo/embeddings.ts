@@ -44,9 +44,9 @@ function inputs(input: EmbeddingsRequest['input']): string[] {
 }
 
 export function demoEmbeddings(): OperationHandler {
-  return async (ctx, target) => {
+  return async (request, target) => {
     if (!DEMO_MODEL_NAMES.has(target.model)) throw modelNotFound(target.id);
-    const req = ctx.body as unknown as EmbeddingsRequest;
+    const req = request.body as unknown as EmbeddingsRequest;
     const dimensions = req.dimensions ?? DEFAULT_DIMENSIONS;
     if (dimensions > 4096) throw badRequest('dimensions must be at most 4096 for demo models', 'dimensions');
     const texts = inputs(req.input);

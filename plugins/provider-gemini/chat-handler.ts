@@ -15,19 +15,19 @@ import type { GeminiGenerateResponse } from './types.js';
 import { callGemini, readGeminiJson } from './upstream-call.js';
 
 export function chatHandler(upstream: UpstreamClient, ep: GeminiEndpoint): OperationHandler {
-  return async (ctx, target) => {
-    const payload = JSON.stringify(toGeminiRequest(ctx.body as ChatRequest, target.model));
-    const url = ctx.stream ? `${modelMethodUrl(ep, target, 'streamGenerateContent')}?alt=sse` : modelMethodUrl(ep, target, 'generateContent');
-    const res = await callGemini(upstream, ep, url, payload, ctx.abort, ctx);
+  return async (request, target) => {
+    const payload = JSON.stringify(toGeminiRequest(request.body as ChatRequest, target.model));
+    const url = request.stream ? `${modelMethodUrl(ep, target, 'streamGenerateContent')}?alt=sse` : modelMethodUrl(ep, target, 'generateContent');
+    const res = await callGemini(upstream, ep, url, payload, request.signal, request.meter);
     const created = Math.floor(Date.now() / 1000);
     const serviceTier = geminiServiceTier(res.headers['x-gemini-service-tier']);
     // Gemini reports usage on every stream event, so nothing extra is asked for: the stream's
     // usage chunk is always built and the relay shows it only to clients that asked.
-    if (ctx.stream && !isJsonAnswer(res.headers)) return streamReply(res.body, new GeminiChatStream({ modelId: target.id, created, provider: ep.name, serviceTier }));
+    if (request.stream && !isJsonAnswer(res.headers)) return streamReply(res.body, new GeminiChatStream({ modelId: target.id, created, provider: ep.name, serviceTier }));
     const answer = await readGeminiJson<GeminiGenerateResponse>(res);
     // Gemini's responseId, as the stream uses it, so a call can be found in Google's records.
-    const { completion, usage } = fromGeminiResponse(answer, target.id, answer.responseId ?? `chatcmpl-${ctx.id}`, created);
+    const { completion, usage } = fromGeminiResponse(answer, target.id, answer.responseId ?? `chatcmpl-${request.id}`, created);
     if (serviceTier !== undefined) usage.service_tier ??= serviceTier;
-    return ctx.stream ? replayedChat(ep.name, completion, usage) : jsonReply(completion, usage);
+    return request.stream ? replayedChat(ep.name, completion, usage) : jsonReply(completion, usage);
   };
 }

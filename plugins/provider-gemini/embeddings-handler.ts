@@ -14,13 +14,13 @@ import type { GeminiContentEmbedding, GeminiEmbedResponse } from './types.js';
 import { callGemini, readGeminiJson } from './upstream-call.js';
 
 export function embeddingsHandler(upstream: UpstreamClient, ep: GeminiEndpoint): OperationHandler {
-  return async (ctx, target) => {
-    const req = ctx.body as EmbeddingsRequest;
-    const request = toGeminiEmbedRequest(req, target.model);
+  return async (request, target) => {
+    const req = request.body as EmbeddingsRequest;
+    const embed = toGeminiEmbedRequest(req, target.model);
     const url = modelMethodUrl(ep, target, 'batchEmbedContents');
     const vectors: GeminiContentEmbedding[] = [];
-    for (const batch of splitBatches(request)) {
-      const res = await callGemini(upstream, ep, url, JSON.stringify(batch), ctx.abort, ctx);
+    for (const batch of splitBatches(embed)) {
+      const res = await callGemini(upstream, ep, url, JSON.stringify(batch), request.signal, request.meter);
       const got = embeddingsOf(await readGeminiJson<GeminiEmbedResponse>(res));
       // A short answer would shift every later vector onto the wrong input.
       if (got.length !== batch.requests.length) {
@@ -28,7 +28,7 @@ export function embeddingsHandler(upstream: UpstreamClient, ep: GeminiEndpoint):
       }
       vectors.push(...got);
     }
-    const usage = estimateEmbedUsage(request);
+    const usage = estimateEmbedUsage(embed);
     const encoding = req.encoding_format === 'base64' ? 'base64' : 'float';
     return jsonReply(fromGeminiEmbedResponse({ embeddings: vectors }, target.id, encoding, usage), usage);
   };

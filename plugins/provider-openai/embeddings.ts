@@ -18,9 +18,9 @@ export function embeddingsUsage(u: EmbeddingsResponse['usage'] | undefined): Usa
 }
 
 export function embeddingsHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {
-  return async (ctx, target) => {
-    const payload = serializeWith(ctx.body!, { model: target.model });
-    const res = await postJson(upstream, ep, ctx, ep.url('/embeddings', target.model), payload);
+  return async (request, target) => {
+    const payload = serializeWith(request.body, { model: target.model });
+    const res = await postJson(upstream, ep, request, ep.url('/embeddings', target.model), payload);
     const raw = await readRaw(res);
     return forwardedReply(raw, embeddingsUsage(usageMember<EmbeddingsResponse['usage']>(ep.name, raw) ?? undefined), res.statusCode);
   };

@@ -1,18 +1,18 @@
 // The upstream call every OpenAI-style operation makes: POST JSON with the endpoint's headers
 // (never a client's), an error status mapped from OpenAI's error body, and a success body
 // read once and forwarded as its own bytes: only its usage is parsed.
-import type { RequestContext } from '../../core/context.js';
 import { providerFailed } from '../../core/errors.js';
 import type { UpstreamClient, UpstreamResponse } from '../../core/http-client.js';
 import { MemberKey, lastStringMember, looksLikeJsonObject, topLevelMember } from '../../core/json-member.js';
 import { jsonReply } from '../../core/reply.js';
 import type { JsonReply } from '../../core/reply.js';
+import type { OperationRequest } from '../../core/provider.js';
 import type { Usage } from '../../core/types/usage.js';
 import { withServiceTier } from '../../core/usage-mapping.js';
 import type { OpenAIEndpoint } from './endpoint.js';
 
-export function postJson(upstream: UpstreamClient, ep: OpenAIEndpoint, ctx: RequestContext, url: string, payload: string | Buffer): Promise<UpstreamResponse> {
-  return upstream.request({ provider: ep.name, url, method: 'POST', headers: ep.headers, body: payload, signal: ctx.abort, mapError: ep.mapError, context: ctx });
+export function postJson(upstream: UpstreamClient, ep: OpenAIEndpoint, request: OperationRequest, url: string, payload: string): Promise<UpstreamResponse> {
+  return upstream.request({ provider: ep.name, url, method: 'POST', headers: ep.headers, body: payload, signal: request.signal, mapError: ep.mapError, context: request.meter });
 }
 
 /** The success body's bytes; a body that is not a JSON object is the provider failing (502). */
@@ -43,11 +43,7 @@ export function withBodyServiceTier(usage: Usage, raw: Buffer): Usage {
   return withServiceTier(usage, lastStringMember(raw, SERVICE_TIER));
 }
 
-/**
- * The reply that forwards the provider's own bytes, with the usage read from them (usageMember):
- * its raw object is their top-level `usage`, which the audit then keeps by reference.
- */
+/** The reply that forwards the provider's own bytes, with the usage read from them (usageMember). */
 export function forwardedReply(raw: Buffer, usage: Usage | null, status: number): JsonReply {
-  if (usage !== null && usage.raw !== undefined) usage.raw_in_body = true;
   return jsonReply(undefined, usage, raw, status);
 }

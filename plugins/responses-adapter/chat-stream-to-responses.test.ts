@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { isGatewayError } from '../../core/errors.js';
-import { ChatPassthroughStream } from '../../core/stream/passthrough.js';
+import { ChatChunkStream } from '../../core/stream/client-format-streams.js';
 import { ResponsesStreamSink } from '../../core/stream/responses-format.js';
 import { SseParser } from '../../core/stream/sse-parser.js';
 import type { SseEvent, StreamSink, StreamTranslator } from '../../core/stream/translator.js';
@@ -27,7 +27,7 @@ class Collector implements StreamSink<ResponsesStreamEvent> {
   }
 }
 
-function translator(chat: StreamTranslator<unknown> = new ChatPassthroughStream('groq'), request = REQUEST): ChatStreamToResponses {
+function translator(chat: StreamTranslator<unknown> = new ChatChunkStream('groq'), request = REQUEST): ChatStreamToResponses {
   return new ChatStreamToResponses(chat, { request, token: 'tok', provider: 'groq', now: () => NOW });
 }
 

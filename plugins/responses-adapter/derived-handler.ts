@@ -2,9 +2,8 @@
 // is translated into a chat request, the provider's own chat handler answers it, and its
 // reply is translated back (a JSON completion, or a chat stream wrapped so that it streams
 // Responses events).
-import type { RequestContext } from '../../core/context.js';
-import { badRequest, providerFailed } from '../../core/errors.js';
-import type { OperationHandler, Target } from '../../core/provider.js';
+import { providerFailed } from '../../core/errors.js';
+import type { OperationHandler } from '../../core/provider.js';
 import { jsonReply, replyBody, streamReply } from '../../core/reply.js';
 import type { JsonReply, StreamReply } from '../../core/reply.js';
 import type { ChatCompletion, ChatRequest } from '../../core/types/chat.js';
@@ -15,11 +14,12 @@ import { newResponseToken, nowSeconds } from './ids.js';
 import { toChatRequest } from './to-chat-request.js';
 
 export function deriveResponses(chat: OperationHandler): OperationHandler {
-  return async (ctx, target) => {
-    if (ctx.body === null) throw badRequest('a JSON request body is required');
-    const request = ctx.body as unknown as ResponsesRequest;
-    const reply = await callChat(chat, ctx, target, toChatRequest(request));
-    const translated = translateReply(reply, request, target.provider.name);
+  return async (request, target) => {
+    const responses = request.body as unknown as ResponsesRequest;
+    // The chat handler is asked a chat request of the adapter's making; the client's stays as it came.
+    const chatRequest = { ...request, operation: 'chat', body: toChatRequest(responses) as unknown as Record<string, unknown>, raw: null };
+    const reply = await chat(chatRequest, target);
+    const translated = translateReply(reply, responses, target.provider.name);
     translated.headers = reply.headers;
     return translated;
   };
@@ -30,21 +30,6 @@ function translateReply(reply: JsonReply | StreamReply, request: ResponsesReques
   if (reply.kind === 'stream') return streamReply(reply.source, new ChatStreamToResponses(reply.translator, { request, token, provider }));
   const response = fromChatCompletion(asCompletion(provider, replyBody(reply)), request, reply.usage, { token, completedAt: nowSeconds() });
   return jsonReply(response, reply.usage, null, reply.status);
-}
-
-/**
- * Chat handlers read the request from ctx.body, so the chat request stands in for the
- * client's body during the call only. The audit log reads ctx.rawBody, and failover and the
- * rest of the pipeline see the client's body again once the handler has sent its request.
- */
-async function callChat(chat: OperationHandler, ctx: RequestContext, target: Target, request: ChatRequest): Promise<JsonReply | StreamReply> {
-  const body = ctx.body;
-  ctx.body = request;
-  try {
-    return await chat(ctx, target);
-  } finally {
-    ctx.body = body;
-  }
 }
 
 function asCompletion(provider: string, body: unknown): ChatCompletion {

@@ -1,6 +1,6 @@
 // Reading a gateway's SSE answer as its events, the way a client sees them on the wire.
 import { ChatStreamSink } from '../../core/stream/chat-format.js';
-import { ChatPassthroughStream } from '../../core/stream/passthrough.js';
+import { ChatChunkStream } from '../../core/stream/client-format-streams.js';
 import { SseParser } from '../../core/stream/sse-parser.js';
 import type { ChatCompletion } from '../../core/types/chat.js';
 import { splitSse } from './mock-provider.js';
@@ -24,7 +24,7 @@ export async function readSseData(res: Response): Promise<string[]> {
 /** A chat stream folded event by event, as the translated relay folds it: the object its audit entry must hold. */
 export function chatFoldedPerEvent(text: string): ChatCompletion {
   const parser = new SseParser();
-  const translator = new ChatPassthroughStream('test');
+  const translator = new ChatChunkStream('test');
   const sink = new ChatStreamSink(true);
   parser.feed(Buffer.from(text, 'utf8'), translator, sink);
   parser.end(translator, sink);

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import { badRequest } from '../errors.js';
 import { fixtureText } from '../../test/helpers/fixtures.js';
 import type { Usage } from '../types/usage.js';
-import { ChatPassthroughStream } from './passthrough.js';
+import { ChatChunkStream } from './client-format-streams.js';
+import type { StreamErrorReader } from './client-format-streams.js';
 import { SseParser } from './sse-parser.js';
 import type { StreamSink } from './translator.js';
 
@@ -16,16 +18,16 @@ class Collector implements StreamSink<unknown> {
   }
 }
 
-function translate(text: string): Collector {
+function translate(text: string, errorOf?: StreamErrorReader): Collector {
   const parser = new SseParser();
-  const translator = new ChatPassthroughStream('test');
+  const translator = new ChatChunkStream('test', undefined, errorOf);
   const sink = new Collector();
   parser.feed(Buffer.from(text, 'utf8'), translator, sink);
   parser.end(translator, sink);
   return sink;
 }
 
-describe('chat pass-through translator', () => {
+describe('chat chunk stream translator', () => {
   for (const provider of ['openai', 'groq', 'xai']) {
     it(`hands on every chunk of a recorded ${provider} stream as its exact parse, with its own text`, () => {
       const text = fixtureText(`recorded/${provider}/chat_completion_stream.txt`);
@@ -40,15 +42,22 @@ describe('chat pass-through translator', () => {
     `data: {"id":"c","choices":[{"index":0,"delta":${delta},"finish_reason":null}]${tail}\n\n`;
   const USAGE = '{"prompt_tokens":5,"completion_tokens":7,"total_tokens":12}';
 
-  it('still reports an error member that follows the choices of a matching chunk', () => {
+  it('reports an error member that follows the choices of a chunk', () => {
     const stream = chunk('{"role":"assistant"}', '}') + chunk('{"content":"a"}', '}') + chunk('{"content":"b"}', ',"error":{"message":"overloaded","code":"busy"}}');
     expect(() => translate(stream)).to.throw('overloaded');
   });
 
-  it('reads usage from a usage-only chunk and from a chunk the template matched', () => {
+  it('reads usage from a usage-only chunk and from a content chunk', () => {
     const own = translate(chunk('{"role":"assistant"}', '}') + chunk('{"content":"a"}', '}') + `data: {"id":"c","choices":[],"usage":${USAGE}}\n\n`);
     expect([own.usageSeen?.input_tokens, own.usageSeen?.output_tokens]).to.deep.equal([5, 7]);
     const inline = translate(chunk('{"role":"assistant"}', ',"usage":null}') + chunk('{"content":"a"}', `,"usage":${USAGE}}`));
     expect([inline.usageSeen?.input_tokens, inline.usageSeen?.output_tokens]).to.deep.equal([5, 7]);
+  });
+
+  it("hands each event to the provider's error reader; without one, another error shape is no chat chunk", () => {
+    const odd = 'data: {"object":"error","message":"bad","code":400}\n\n';
+    expect(() => translate(odd)).to.throw('not a chat chunk');
+    const reader: StreamErrorReader = (event) => (event['object'] === 'error' ? badRequest(String(event['message'])) : null);
+    expect(() => translate(odd, reader)).to.throw('bad');
   });
 });

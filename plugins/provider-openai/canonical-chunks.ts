@@ -2,16 +2,14 @@
 // writes every chunk with the same members in the same order; the chunks of a stream differ only
 // in their values (the text token, the finish reason, the obfuscation padding). A sticky pattern
 // of that exact text takes a whole run of such events from a burst in one native scan: no SSE
-// line splitting, no parse, no template to learn, and no parse of the varying `obfuscation`
-// member (which defeats the template: content-template.ts parses what follows `choices` when it
-// is not the learned text). Its gain over the parser and the template is in bench/README.md.
+// line splitting and no parse. Its gain over parsing each event is in bench/README.md.
 //
 // It is exact because the pattern admits only text whose JSON.parse has no choice: every member
 // is named once, in a fixed order (no duplicate key can win), every string is free of escapes and
 // control characters (its text is its value), numbers are plain integers, `usage` can only be
 // null. What the fold does with such a chunk is what ChatCompletionBuilder.add does with its parse.
-import type { ChatCompletionBuilder } from './chat-completion-builder.js';
-import type { FinishReason } from '../types/chat.js';
+import type { ChatCompletionBuilder } from '../../core/stream/chat-completion-builder.js';
+import type { FinishReason } from '../../core/types/chat.js';
 
 /** A JSON string's text that is its own value: no quote, backslash or control character. */
 const PLAIN = '[^"\\\\\\x00-\\x1f]*';

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { fixtureText } from '../../test/helpers/fixtures.js';
 import { chatFoldedPerEvent } from '../../test/helpers/sse.js';
 import { foldCanonicalChunks } from './canonical-chunks.js';
-import { ChatCompletionBuilder } from './chat-completion-builder.js';
-import { ChatFold } from './chat-fold.js';
+import { ChatCompletionBuilder } from '../../core/stream/chat-completion-builder.js';
+import { OpenAIChatFold as ChatFold } from './chat-fold.js';
 
 const HEAD = '"id":"chatcmpl-1","object":"chat.completion.chunk","created":1769092764,"model":"gpt-4o-mini","service_tier":"default","system_fingerprint":"fp_1"';
 const event = (json: string): string => `data: ${json}\n\n`;
