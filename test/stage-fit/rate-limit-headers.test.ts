@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import { APIError } from 'openai';
+import { startOpenAIMock, OPENAI_KEY } from '../helpers/mock-openai.js';
+import type { MockProvider } from '../helpers/mock-provider.js';
+import { defaultPlugins } from '../helpers/plugins.js';
+import { startTestGateway } from '../helpers/start-gateway.js';
+import type { TestGateway } from '../helpers/start-gateway.js';
+import { pluginEntry } from './shared-records.js';
+
+const PLUGIN = new URL('./rate-limit-headers.test-plugin.ts', import.meta.url).href;
+const MESSAGES = [{ role: 'user' as const, content: 'hi' }];
+
+describe('stage fit: a limit tap sets x-ratelimit-* headers the client sees @integration', () => {
+  let mock: MockProvider;
+  let gw: TestGateway;
+
+  before(async () => {
+    mock = await startOpenAIMock();
+    gw = await startTestGateway({
+      config: { plugins: [...defaultPlugins(), pluginEntry(PLUGIN, { limit: 2 })] },
+      env: { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: `${mock.url}/v1` },
+    });
+  });
+  after(async () => {
+    await gw?.close();
+    await mock?.close();
+  });
+
+  it('on a JSON answer, on a stream, and on the 429 past the limit', async () => {
+    const client = gw.client();
+    const json = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES }).withResponse();
+    expect(json.data.choices[0]!.message.content).to.equal('Hello, World!');
+    expect([json.response.headers.get('x-ratelimit-limit-requests'), json.response.headers.get('x-ratelimit-remaining-requests')]).to.deep.equal(['2', '1']);
+    expect(json.response.headers.get('x-gateway-provider')).to.equal('openai');
+
+    const stream = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES, stream: true }).withResponse();
+    let text = '';
+    for await (const chunk of stream.data) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).to.equal('Hello, World!');
+    expect([stream.response.headers.get('x-ratelimit-limit-requests'), stream.response.headers.get('x-ratelimit-remaining-requests')]).to.deep.equal(['2', '0']);
+    expect(stream.response.headers.get('content-type')).to.equal('text/event-stream; charset=utf-8');
+
+    const refused = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(refused).to.be.instanceOf(APIError);
+    const e = refused as APIError;
+    expect([e.status, e.code, e.headers?.get('x-ratelimit-remaining-requests'), e.headers?.get('retry-after')]).to.deep.equal([429, 'rate_limit_exceeded', '0', '30']);
+    expect(mock.requests.filter((r) => r.path === '/v1/chat/completions')).to.have.length(2);
+  });
+});
