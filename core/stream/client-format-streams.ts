@@ -25,17 +25,35 @@ export function errorMember(event: Record<string, unknown>, provider: string): G
   return providerStatusError(provider, status, message, code);
 }
 
-function parseEvent(provider: string, data: string, errorOf: StreamErrorReader): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    throw providerFailed(provider, `provider '${provider}' sent a malformed stream event`);
+/** What both translators share: whose stream it is, how its usage maps, how its errors read. */
+abstract class ClientFormatStream<U> {
+  protected readonly provider: string;
+  protected readonly mapUsage: (u: U) => Usage;
+  readonly #errorOf: StreamErrorReader;
+
+  constructor(provider: string, mapUsage: (u: U) => Usage, errorOf: StreamErrorReader) {
+    this.provider = provider;
+    this.mapUsage = mapUsage;
+    this.#errorOf = errorOf;
   }
-  if (typeof value !== 'object' || value === null) throw providerFailed(provider, `provider '${provider}' sent a malformed stream event`);
-  const error = errorOf(value as Record<string, unknown>, provider);
-  if (error !== null) throw error;
-  return value as Record<string, unknown>;
+
+  /** The event's JSON object; throws the error it stands for, or a 502 when it is no object. */
+  protected parse(data: string): Record<string, unknown> {
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      throw this.malformed('a malformed stream event');
+    }
+    if (typeof value !== 'object' || value === null) throw this.malformed('a malformed stream event');
+    const error = this.#errorOf(value as Record<string, unknown>, this.provider);
+    if (error !== null) throw error;
+    return value as Record<string, unknown>;
+  }
+
+  protected malformed(what: string): GatewayError {
+    return providerFailed(this.provider, `provider '${this.provider}' sent ${what}`);
+  }
 }
 
 // The chunks a relay must read on the way: those with a usage object (the usage-only chunk is
@@ -43,16 +61,11 @@ function parseEvent(provider: string, data: string, errorOf: StreamErrorReader):
 // as a member or as a value. A token that is the word costs a parse, nothing more.
 const CHAT_WATCHED = /"(?:usage"\s*:\s*\{|error")/g;
 
-export class ChatChunkStream implements PassthroughTranslator<ChatCompletionChunk> {
+export class ChatChunkStream extends ClientFormatStream<ChatUsage> implements PassthroughTranslator<ChatCompletionChunk> {
   readonly watched = CHAT_WATCHED;
-  readonly #provider: string;
-  readonly #mapUsage: (u: ChatUsage) => Usage;
-  readonly #errorOf: StreamErrorReader;
 
   constructor(provider: string, mapUsage: (u: ChatUsage) => Usage = usageFromChat, errorOf: StreamErrorReader = errorMember) {
-    this.#provider = provider;
-    this.#mapUsage = mapUsage;
-    this.#errorOf = errorOf;
+    super(provider, mapUsage, errorOf);
   }
 
   /** What folds the stream's bytes into its completion; a provider with a faster reader of its own chunks overrides it. */
@@ -62,36 +75,30 @@ export class ChatChunkStream implements PassthroughTranslator<ChatCompletionChun
 
   onEvent(event: SseEvent, sink: StreamSink<ChatCompletionChunk>): void {
     if (event.data === '[DONE]') return;
-    const chunk = parseEvent(this.#provider, event.data, this.#errorOf) as unknown as ChatCompletionChunk;
-    if (!Array.isArray(chunk.choices)) throw providerFailed(this.#provider, `provider '${this.#provider}' sent a stream event that is not a chat chunk`);
-    if (chunk.usage) sink.usage(withServiceTier(this.#mapUsage(chunk.usage), (chunk as { service_tier?: unknown }).service_tier));
+    const chunk = this.parse(event.data) as unknown as ChatCompletionChunk;
+    if (!Array.isArray(chunk.choices)) throw this.malformed('a stream event that is not a chat chunk');
+    if (chunk.usage) sink.usage(withServiceTier(this.mapUsage(chunk.usage), (chunk as { service_tier?: unknown }).service_tier));
     sink.emit(chunk, event.data);
   }
 
   onEnd(): void {}
 }
 
-export class ResponsesEventStream implements StreamTranslator<ResponsesStreamEvent> {
-  readonly #provider: string;
-  readonly #mapUsage: (u: ResponsesUsage) => Usage;
-  readonly #errorOf: StreamErrorReader;
-
+export class ResponsesEventStream extends ClientFormatStream<ResponsesUsage> implements StreamTranslator<ResponsesStreamEvent> {
   constructor(provider: string, mapUsage: (u: ResponsesUsage) => Usage = usageFromResponses, errorOf: StreamErrorReader = errorMember) {
-    this.#provider = provider;
-    this.#mapUsage = mapUsage;
-    this.#errorOf = errorOf;
+    super(provider, mapUsage, errorOf);
   }
 
   onEvent(event: SseEvent, sink: StreamSink<ResponsesStreamEvent>): void {
     if (event.data === '[DONE]') return;
-    const value = parseEvent(this.#provider, event.data, this.#errorOf) as unknown as ResponsesStreamEvent;
-    if (typeof value.type !== 'string') throw providerFailed(this.#provider, `provider '${this.#provider}' sent a stream event without a type`);
+    const value = this.parse(event.data) as unknown as ResponsesStreamEvent;
+    if (typeof value.type !== 'string') throw this.malformed('a stream event without a type');
     if (value.type === 'error') {
       const code = typeof value['code'] === 'string' ? value['code'] : null;
-      throw providerStatusError(this.#provider, 502, typeof value['message'] === 'string' ? value['message'] : 'provider error in stream', code);
+      throw providerStatusError(this.provider, 502, typeof value['message'] === 'string' ? value['message'] : 'provider error in stream', code);
     }
     const usage = value.response?.usage;
-    if (usage) sink.usage(withServiceTier(this.#mapUsage(usage), value.response?.['service_tier']));
+    if (usage) sink.usage(withServiceTier(this.mapUsage(usage), value.response?.['service_tier']));
     sink.emit(value, event.data);
   }
 

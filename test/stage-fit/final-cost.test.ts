@@ -1,38 +1,21 @@
 import { expect } from 'chai';
-import { startOpenAIMock, OPENAI_KEY } from '../helpers/mock-openai.js';
-import type { MockProvider } from '../helpers/mock-provider.js';
 import { withPluginOptions } from '../helpers/plugins.js';
-import { startTestGateway } from '../helpers/start-gateway.js';
-import type { TestGateway } from '../helpers/start-gateway.js';
 import { recordedCalls } from './call-recorder.test-plugin.js';
-import { pluginEntry } from './shared-records.js';
+import { openAIGateway, testPlugin } from './openai-gateway.js';
 
-const RECORDER = new URL('./call-recorder.test-plugin.ts', import.meta.url).href;
 const MESSAGES = [{ role: 'user' as const, content: 'hi' }];
 // $1 and $2 a million tokens, so the recorded answers' 17 input and 4 output tokens cost $0.000025.
 const PRICING = { currency: 'USD', input_per_mtok: 1, output_per_mtok: 2 };
 
 describe('stage fit: a log tap sees the final cost @integration', () => {
-  let mock: MockProvider;
-  let gw: TestGateway;
-
-  before(async () => {
-    mock = await startOpenAIMock();
-    const router = withPluginOptions('router', { model_overrides: { 'openai/gpt-4o-mini': { pricing: PRICING } } });
-    gw = await startTestGateway({
-      config: { plugins: [...router, pluginEntry(RECORDER)] },
-      env: { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: `${mock.url}/v1` },
-    });
-  });
-  after(async () => {
-    await gw?.close();
-    await mock?.close();
-  });
+  const fit = openAIGateway(() => ({
+    plugins: [...withPluginOptions('router', { model_overrides: { 'openai/gpt-4o-mini': { pricing: PRICING } } }), testPlugin('./call-recorder.test-plugin.ts')],
+  }));
 
   it('of a JSON answer and of a stream whose client did not ask for usage', async () => {
     recordedCalls.length = 0;
-    const json = await gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES });
-    const stream = await gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES, stream: true });
+    const json = await fit.gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES });
+    const stream = await fit.gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES, stream: true });
     for await (const chunk of stream) expect(chunk.usage ?? null).to.equal(null);
     expect(recordedCalls.map((c) => [c.id === json.id ? 'json' : c.stream ? 'stream' : 'json', c.status, c.usage?.input_tokens, c.usage?.output_tokens, c.cost?.total_usd, c.cost?.source])).to.deep.equal([
       ['json', 200, 17, 4, '0.000025', 'computed'],

@@ -1,33 +1,15 @@
 import { expect } from 'chai';
 import { APIError } from 'openai';
-import { startOpenAIMock, OPENAI_KEY } from '../helpers/mock-openai.js';
-import type { MockProvider } from '../helpers/mock-provider.js';
 import { defaultPlugins } from '../helpers/plugins.js';
-import { startTestGateway } from '../helpers/start-gateway.js';
-import type { TestGateway } from '../helpers/start-gateway.js';
-import { pluginEntry } from './shared-records.js';
+import { chatCalls, openAIGateway, testPlugin } from './openai-gateway.js';
 
-const PLUGIN = new URL('./rate-limit-headers.test-plugin.ts', import.meta.url).href;
 const MESSAGES = [{ role: 'user' as const, content: 'hi' }];
 
 describe('stage fit: a limit tap sets x-ratelimit-* headers the client sees @integration', () => {
-  let mock: MockProvider;
-  let gw: TestGateway;
-
-  before(async () => {
-    mock = await startOpenAIMock();
-    gw = await startTestGateway({
-      config: { plugins: [...defaultPlugins(), pluginEntry(PLUGIN, { limit: 2 })] },
-      env: { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: `${mock.url}/v1` },
-    });
-  });
-  after(async () => {
-    await gw?.close();
-    await mock?.close();
-  });
+  const fit = openAIGateway(() => ({ plugins: [...defaultPlugins(), testPlugin('./rate-limit-headers.test-plugin.ts', { limit: 2 })] }));
 
   it('on a JSON answer, on a stream, and on the 429 past the limit', async () => {
-    const client = gw.client();
+    const client = fit.gw.client();
     const json = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES }).withResponse();
     expect(json.data.choices[0]!.message.content).to.equal('Hello, World!');
     expect([json.response.headers.get('x-ratelimit-limit-requests'), json.response.headers.get('x-ratelimit-remaining-requests')]).to.deep.equal(['2', '1']);
@@ -47,6 +29,6 @@ describe('stage fit: a limit tap sets x-ratelimit-* headers the client sees @int
     expect(refused).to.be.instanceOf(APIError);
     const e = refused as APIError;
     expect([e.status, e.code, e.headers?.get('x-ratelimit-remaining-requests'), e.headers?.get('retry-after')]).to.deep.equal([429, 'rate_limit_exceeded', '0', '30']);
-    expect(mock.requests.filter((r) => r.path === '/v1/chat/completions')).to.have.length(2);
+    expect(chatCalls(fit.mock)).to.equal(2);
   });
 });

@@ -1,39 +1,21 @@
 import { expect } from 'chai';
-import { startOpenAIMock, OPENAI_KEY } from '../helpers/mock-openai.js';
-import type { MockProvider } from '../helpers/mock-provider.js';
 import { defaultPlugins } from '../helpers/plugins.js';
-import { startTestGateway } from '../helpers/start-gateway.js';
-import type { TestGateway } from '../helpers/start-gateway.js';
+import { openAIGateway, testPlugin } from './openai-gateway.js';
 import { recordedSpans } from './request-span.test-plugin.js';
-import { pluginEntry } from './shared-records.js';
 
-const PLUGIN = new URL('./request-span.test-plugin.ts', import.meta.url).href;
 const MESSAGES = [{ role: 'user' as const, content: 'hi' }];
 const EVERY_STAGE = ['auth', 'tag', 'route', 'limit', 'cache', 'forward', 'price', 'log'];
 
 describe('stage fit: a span covers the whole request @integration', () => {
-  let mock: MockProvider;
-  let gw: TestGateway;
-
-  before(async () => {
-    mock = await startOpenAIMock();
-    gw = await startTestGateway({
-      config: { plugins: [...defaultPlugins(), pluginEntry(PLUGIN)] },
-      env: { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: `${mock.url}/v1` },
-    });
-  });
-  after(async () => {
-    await gw?.close();
-    await mock?.close();
-  });
+  const fit = openAIGateway(() => ({ plugins: [...defaultPlugins(), testPlugin('./request-span.test-plugin.ts')] }));
 
   it('from the request taken to the last log tap, on JSON, on a stream and on a refused call', async () => {
     recordedSpans.length = 0;
     const sentAt = performance.now();
-    await gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES });
-    const stream = await gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES, stream: true });
+    await fit.gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES });
+    const stream = await fit.gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES, stream: true });
     for await (const _chunk of stream);
-    const refused = await gw.client('sk-wrong').chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES }).catch((err: { status: number }) => err.status);
+    const refused = await fit.gw.client('sk-wrong').chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES }).catch((err: { status: number }) => err.status);
     expect(refused).to.equal(401);
 
     expect(recordedSpans.map((s) => [s.status, s.stages, s.responseEnded])).to.deep.equal([

@@ -1,34 +1,14 @@
 import { expect } from 'chai';
-import { startOpenAIMock, OPENAI_KEY } from '../helpers/mock-openai.js';
-import type { MockProvider } from '../helpers/mock-provider.js';
 import { defaultPlugins } from '../helpers/plugins.js';
-import { startTestGateway } from '../helpers/start-gateway.js';
-import type { TestGateway } from '../helpers/start-gateway.js';
-import { pluginEntry } from './shared-records.js';
+import { chatCalls, openAIGateway, testPlugin } from './openai-gateway.js';
 
-const PLUGIN = new URL('./stream-cache.test-plugin.ts', import.meta.url).href;
 const MESSAGES = [{ role: 'user' as const, content: 'Say hello' }];
 
 describe('stage fit: a cache tap answers a stream @integration', () => {
-  let mock: MockProvider;
-  let gw: TestGateway;
-
-  before(async () => {
-    mock = await startOpenAIMock();
-    gw = await startTestGateway({
-      config: { plugins: [...defaultPlugins(), pluginEntry(PLUGIN)] },
-      env: { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: `${mock.url}/v1` },
-    });
-  });
-  after(async () => {
-    await gw?.close();
-    await mock?.close();
-  });
-
-  const chatCalls = (): number => mock.requests.filter((r) => r.path === '/v1/chat/completions').length;
+  const fit = openAIGateway(() => ({ plugins: [...defaultPlugins(), testPlugin('./stream-cache.test-plugin.ts')] }));
 
   async function streamed(includeUsage: boolean): Promise<{ text: string; chunks: number; usageChunks: number; cache: string | null }> {
-    const { data, response } = await gw
+    const { data, response } = await fit.gw
       .client()
       .chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES, stream: true, ...(includeUsage ? { stream_options: { include_usage: true } } : {}) })
       .withResponse();
@@ -46,7 +26,7 @@ describe('stage fit: a cache tap answers a stream @integration', () => {
   it('replays the first stream to the next identical call without calling the provider, and to a JSON call', async () => {
     const first = await streamed(false);
     expect(first).to.include({ text: 'Hello, World!', usageChunks: 0, cache: null });
-    expect(chatCalls()).to.equal(1);
+    expect(chatCalls(fit.mock)).to.equal(1);
 
     const again = await streamed(false);
     // The role-and-text chunk and the finish chunk; the usage chunk is hidden from this client.
@@ -54,10 +34,10 @@ describe('stage fit: a cache tap answers a stream @integration', () => {
     const withUsage = await streamed(true);
     expect(withUsage).to.deep.equal({ text: 'Hello, World!', chunks: 3, usageChunks: 1, cache: 'hit' });
 
-    const json = await gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES }).withResponse();
+    const json = await fit.gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES }).withResponse();
     expect(json.data.choices[0]!.message.content).to.equal('Hello, World!');
     expect(json.data.usage?.total_tokens).to.equal(21);
     expect(json.response.headers.get('x-cache')).to.equal('hit');
-    expect(chatCalls()).to.equal(1);
+    expect(chatCalls(fit.mock)).to.equal(1);
   });
 });
