@@ -10,12 +10,15 @@ export interface OpenAIGateway {
   gw: TestGateway;
 }
 
-/** Call inside a describe block; the fields are set once its `before` hook has run. */
-export function withOpenAIGateway(): OpenAIGateway {
+/**
+ * Call inside a describe block; the fields are set once its `before` hook has run. `config` is
+ * merged over the defaults (a plugin list, more providers) and may script the mock first.
+ */
+export function withOpenAIGateway(config?: (mock: MockProvider) => Record<string, unknown>): OpenAIGateway {
   const started = {} as OpenAIGateway;
   before(async () => {
     started.mock = await startOpenAIMock();
-    started.gw = await startTestGateway({ env: openAIEnv(started.mock) });
+    started.gw = await startTestGateway({ config: config?.(started.mock), env: openAIEnv(started.mock) });
   });
   after(async () => {
     await started.gw.close();

@@ -4,7 +4,8 @@ import { sendJson } from '../helpers/mock-provider.js';
 import type { MockProvider } from '../helpers/mock-provider.js';
 import { defaultPlugins } from '../helpers/plugins.js';
 import { recordedCalls } from './call-recorder.test-plugin.js';
-import { openAIGateway, testPlugin } from './openai-gateway.js';
+import { withOpenAIGateway } from '../helpers/openai-gateway.js';
+import { testPlugin } from './test-plugin-entry.js';
 
 const MESSAGES = [{ role: 'user' as const, content: 'hi' }];
 
@@ -17,7 +18,7 @@ describe('stage fit: a forward tap calls a second target after the first failed 
   after(async () => {
     await up?.close();
   });
-  const fit = openAIGateway((down) => {
+  const fit = withOpenAIGateway((down) => {
     down.on('POST', '/v1/chat/completions', (_req, res) => sendJson(res, 503, { error: { message: 'overloaded', type: 'server_error', code: null } }));
     return {
       providers: { 'openai-b': { type: 'openai', base_url: `${up.url}/v1`, api_key: 'sk-b' } },

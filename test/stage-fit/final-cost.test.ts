@@ -1,14 +1,15 @@
 import { expect } from 'chai';
 import { withPluginOptions } from '../helpers/plugins.js';
 import { recordedCalls } from './call-recorder.test-plugin.js';
-import { openAIGateway, testPlugin } from './openai-gateway.js';
+import { withOpenAIGateway } from '../helpers/openai-gateway.js';
+import { testPlugin } from './test-plugin-entry.js';
 
 const MESSAGES = [{ role: 'user' as const, content: 'hi' }];
 // $1 and $2 a million tokens, so the recorded answers' 17 input and 4 output tokens cost $0.000025.
 const PRICING = { currency: 'USD', input_per_mtok: 1, output_per_mtok: 2 };
 
 describe('stage fit: a log tap sees the final cost @integration', () => {
-  const fit = openAIGateway(() => ({
+  const fit = withOpenAIGateway(() => ({
     plugins: [...withPluginOptions('router', { model_overrides: { 'openai/gpt-4o-mini': { pricing: PRICING } } }), testPlugin('./call-recorder.test-plugin.ts')],
   }));
 

@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import { APIError } from 'openai';
 import { defaultPlugins } from '../helpers/plugins.js';
-import { chatCalls, openAIGateway, testPlugin } from './openai-gateway.js';
+import { withOpenAIGateway } from '../helpers/openai-gateway.js';
+import { testPlugin } from './test-plugin-entry.js';
 
 const MESSAGES = [{ role: 'user' as const, content: 'hi' }];
 
 describe('stage fit: a limit tap sets x-ratelimit-* headers the client sees @integration', () => {
-  const fit = openAIGateway(() => ({ plugins: [...defaultPlugins(), testPlugin('./rate-limit-headers.test-plugin.ts', { limit: 2 })] }));
+  const fit = withOpenAIGateway(() => ({ plugins: [...defaultPlugins(), testPlugin('./rate-limit-headers.test-plugin.ts', { limit: 2 })] }));
 
   it('on a JSON answer, on a stream, and on the 429 past the limit', async () => {
     const client = fit.gw.client();
@@ -29,6 +30,6 @@ describe('stage fit: a limit tap sets x-ratelimit-* headers the client sees @int
     expect(refused).to.be.instanceOf(APIError);
     const e = refused as APIError;
     expect([e.status, e.code, e.headers?.get('x-ratelimit-remaining-requests'), e.headers?.get('retry-after')]).to.deep.equal([429, 'rate_limit_exceeded', '0', '30']);
-    expect(chatCalls(fit.mock)).to.equal(2);
+    expect(fit.mock.requests.filter((r) => r.path === '/v1/chat/completions').length).to.equal(2);
   });
 });

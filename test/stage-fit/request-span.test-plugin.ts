@@ -20,6 +20,8 @@ export interface RecordedSpan {
   end: number;
   stages: string[];
   status: number;
+  /** The response's head had been written when the span ended. */
+  answered: boolean;
   /** The whole response had been handed to the socket when the span ended. */
   responseEnded: boolean;
   durationMs: number | null;
@@ -55,6 +57,7 @@ export default definePlugin({
         end: performance.now(),
         stages: ctx.locals.testSpan ?? [],
         status: ctx.status,
+        answered: ctx.res.headersSent,
         responseEnded: ctx.res.writableEnded,
         durationMs: ctx.durationMs,
       });

@@ -1,11 +1,14 @@
 import { expect } from 'chai';
 import { defaultPlugins } from '../helpers/plugins.js';
-import { chatCalls, openAIGateway, testPlugin } from './openai-gateway.js';
+import { withOpenAIGateway } from '../helpers/openai-gateway.js';
+import { testPlugin } from './test-plugin-entry.js';
 
 const MESSAGES = [{ role: 'user' as const, content: 'Say hello' }];
 
 describe('stage fit: a cache tap answers a stream @integration', () => {
-  const fit = openAIGateway(() => ({ plugins: [...defaultPlugins(), testPlugin('./stream-cache.test-plugin.ts')] }));
+  const fit = withOpenAIGateway(() => ({ plugins: [...defaultPlugins(), testPlugin('./stream-cache.test-plugin.ts')] }));
+
+  const chatCalls = (): number => fit.mock.requests.filter((r) => r.path === '/v1/chat/completions').length;
 
   async function streamed(includeUsage: boolean): Promise<{ text: string; chunks: number; usageChunks: number; cache: string | null }> {
     const { data, response } = await fit.gw
@@ -26,7 +29,7 @@ describe('stage fit: a cache tap answers a stream @integration', () => {
   it('replays the first stream to the next identical call without calling the provider, and to a JSON call', async () => {
     const first = await streamed(false);
     expect(first).to.include({ text: 'Hello, World!', usageChunks: 0, cache: null });
-    expect(chatCalls(fit.mock)).to.equal(1);
+    expect(chatCalls()).to.equal(1);
 
     const again = await streamed(false);
     // The role-and-text chunk and the finish chunk; the usage chunk is hidden from this client.
@@ -38,6 +41,6 @@ describe('stage fit: a cache tap answers a stream @integration', () => {
     expect(json.data.choices[0]!.message.content).to.equal('Hello, World!');
     expect(json.data.usage?.total_tokens).to.equal(21);
     expect(json.response.headers.get('x-cache')).to.equal('hit');
-    expect(chatCalls(fit.mock)).to.equal(1);
+    expect(chatCalls()).to.equal(1);
   });
 });
