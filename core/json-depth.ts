@@ -1,5 +1,5 @@
 // The one rule on how deep a JSON body may nest. Recursive code further on (a provider's request
-// serialiser, JSON.stringify in the audit log and its reader) overflows the stack somewhere
+// serialiser, JSON.stringify of a call's record and its reader) overflows the stack somewhere
 // between 2,000 and 10,000 levels; no real request comes near: a chat call's deepest part, a
 // tool's JSON schema, nests about 20 levels. 64 leaves room for any real schema, and a body
 // is checked once, right after JSON.parse (which itself does not recurse).

@@ -1,6 +1,6 @@
 // JSON text of an answer, however deeply its value nests. JSON.stringify recurses on the native
 // stack and throws a RangeError past a few thousand levels; bodies that deep are refused on the
-// way in (core/json-depth.ts), but a stored audit entry from before that rule, or a deep answer
+// way in (core/json-depth.ts), but a stored call record from before that rule, or a deep answer
 // from a provider, must still be answered rather than fail as a 500. So a RangeError falls back
 // to a writer that keeps its own stack: slower, and taken only when the native one gave up.
 
