@@ -105,7 +105,7 @@ export const shuttingDown = (): GatewayError =>
 export const cutByShutdown = (): GatewayError =>
   new GatewayError({ status: 503, type: 'internal_error', message: 'the gateway shut down before the answer was complete', code: 'shutting_down', retryable: true, retryAfter: 1 });
 
-/** What the audit records of a stream whose client went away before its end (the client sees nothing). */
+/** What the log stage records of a stream whose client went away before its end (the client sees nothing). */
 export const clientClosed = (): GatewayError =>
   new GatewayError({ status: 499, type: 'invalid_request_error', message: 'the client closed the connection before the stream ended', code: 'client_closed' });
 

@@ -1,4 +1,4 @@
-// A stream request answered with a whole JSON body (an OpenAI-compatible server that ignores
+// A stream request answered with a whole JSON body (a server of the client's API that ignores
 // `stream`, a proxy that buffers): a chat completion or a Responses object is replayed as the
 // stream that would have carried it, so the client gets a proper event stream and the call is
 // metered from the answer's own usage. Anything else cannot be replayed exactly and is the

@@ -165,7 +165,7 @@ class StreamRelay implements BodyConsumer {
   /**
    * The request was cancelled mid-stream. By the gateway (the shutdown deadline: the reason is
    * the error to tell): the client gets it as the last event. By the client going away: the
-   * audit records 499. Either way the usage is what the provider reported until now.
+   * log stage records 499. Either way the usage is what the provider reported until now.
    */
   #cut(): void {
     const ctx = this.#ctx;

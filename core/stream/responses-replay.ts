@@ -1,5 +1,5 @@
 // A Responses object answered to a stream request (core/stream/json-answer.ts), as the events
-// OpenAI streams for it: response.created and response.in_progress, then each output item
+// the Responses API streams for it: response.created and response.in_progress, then each output item
 // opened, its content given whole as one delta, and closed, then response.completed (or
 // .incomplete, .failed) with the object itself. Ids, texts and usage are the answer's own;
 // the sequence numbers are counted here. Messages (text and refusal parts), function calls and

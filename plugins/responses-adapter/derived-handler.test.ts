@@ -11,7 +11,7 @@ describe('responses-adapter derived handler', () => {
   it("asks the chat handler a chat request of its own, and leaves the client's request as it came, across the await", async () => {
     const body = Object.freeze({ model: 'demo/echo', input: 'hello' });
     const raw = Buffer.from(JSON.stringify(body));
-    const request: OperationRequest = Object.freeze({ operation: 'responses', body, raw, stream: false, model: 'demo/echo', signal: new Cancellation(), id: 'r1' });
+    const request: OperationRequest = Object.freeze({ operation: 'responses', body, raw, stream: false, model: 'demo/echo', signal: new Cancellation(), id: 'r1', meter: { queuedMs: 0, billed: null } });
     const seen: Array<{ asked: OperationRequest; clientBody: unknown }> = [];
     const chat: OperationHandler = async (asked) => {
       await new Promise((resolve) => setImmediate(resolve));
@@ -21,7 +21,7 @@ describe('responses-adapter derived handler', () => {
     const reply = await deriveResponses(chat)(request, TARGET);
     expect(seen).to.have.length(1);
     const { asked, clientBody } = seen[0]!;
-    expect(asked).to.include({ operation: 'chat', raw: null, stream: false, model: 'demo/echo', signal: request.signal, id: 'r1' });
+    expect(asked).to.include({ operation: 'chat', raw: null, stream: false, model: 'demo/echo', signal: request.signal, id: 'r1', meter: request.meter });
     expect(asked.body).to.deep.equal({ model: 'demo/echo', messages: [{ role: 'user', content: 'hello' }] });
     expect(clientBody).to.equal(body);
     expect(request.body).to.deep.equal({ model: 'demo/echo', input: 'hello' });

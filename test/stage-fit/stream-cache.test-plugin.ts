@@ -1,14 +1,15 @@
 // Test-only plugin: a response cache. The log tap keeps each answered chat call's completion (a
 // stream's folded object too) under its model and messages; the cache tap answers a repeated call
-// from it without calling the provider: as JSON, or for a stream as chat chunks replayed through
-// the core's client-format translator, which hides the usage chunk from a client that did not ask.
+// from it without calling the provider: as JSON, or for a stream as the chunks that carry the
+// completion (the core's replay, which the relay frames like any stream: the usage chunk is
+// hidden from a client that did not ask for it).
 import type { RequestContext } from '../../core/context.js';
 import { definePlugin } from '../../core/plugin.js';
-import { jsonReply, streamReply } from '../../core/reply.js';
+import { jsonReply } from '../../core/reply.js';
 import type { Reply } from '../../core/reply.js';
-import { ChatChunkStream } from '../../core/stream/client-format-streams.js';
+import { replayedChat } from '../../core/stream/json-answer.js';
 import { resolvedBody } from '../../core/stream/stream-fold.js';
-import type { ChatCompletion, ChatCompletionChunk } from '../../core/types/chat.js';
+import type { ChatCompletion } from '../../core/types/chat.js';
 import { usageFromChat } from '../../core/usage-mapping.js';
 
 const NAME = 'test-stream-cache';
@@ -21,7 +22,8 @@ export default definePlugin({
       const completion = stored.get(keyOf(ctx));
       if (completion === undefined) return undefined;
       ctx.cacheHit = true;
-      const reply = ctx.stream ? streamReply(replay(completion), new ChatChunkStream(NAME)) : jsonReply(completion, completion.usage ? usageFromChat(completion.usage) : null);
+      const usage = completion.usage ? usageFromChat(completion.usage) : null;
+      const reply = ctx.stream ? replayedChat(NAME, completion, usage) : jsonReply(completion, usage);
       reply.headers = { 'x-cache': 'hit' };
       return reply;
     });
@@ -35,16 +37,4 @@ export default definePlugin({
 
 function keyOf(ctx: RequestContext): string {
   return JSON.stringify([ctx.model, ctx.body?.['messages']]);
-}
-
-/** The completion as the chunks of a stream: each choice's text, its finish, then the usage. */
-async function* replay(completion: ChatCompletion): AsyncGenerator<string> {
-  const head = { id: completion.id, object: 'chat.completion.chunk' as const, created: completion.created, model: completion.model };
-  const event = (chunk: ChatCompletionChunk): string => `data: ${JSON.stringify(chunk)}\n\n`;
-  for (const choice of completion.choices) {
-    yield event({ ...head, choices: [{ index: choice.index, delta: { role: 'assistant', content: choice.message.content as string | null }, finish_reason: null }] });
-    yield event({ ...head, choices: [{ index: choice.index, delta: {}, finish_reason: choice.finish_reason }] });
-  }
-  if (completion.usage) yield event({ ...head, choices: [], usage: completion.usage });
-  yield 'data: [DONE]\n\n';
 }
