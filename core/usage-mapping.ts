@@ -43,7 +43,7 @@ export function usageFromResponses(u: ResponsesUsage): Usage {
   };
 }
 
-/** Sets the service tier an answer reports beside its usage (OpenAI's top-level `service_tier`). */
+/** Sets the service tier an answer reports beside its usage (the client API's top-level `service_tier`). */
 export function withServiceTier(usage: Usage, tier: unknown): Usage {
   if (typeof tier === 'string' && tier !== '') usage.service_tier = tier;
   return usage;

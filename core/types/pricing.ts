@@ -7,9 +7,9 @@ export interface TokenRates {
   input_per_mtok?: number;
   output_per_mtok?: number;
   cached_input_per_mtok?: number;
-  /** Cache writes that live 5 minutes (Anthropic's default, 1.25x input). */
+  /** Cache writes that live 5 minutes (a provider's default cache lifetime). */
   cache_write_per_mtok?: number;
-  /** Cache writes that live 1 hour (Anthropic's `ttl: "1h"`, 2x input). */
+  /** Cache writes that live 1 hour, where a provider offers the longer lifetime. */
   cache_write_1h_per_mtok?: number;
 }
 
@@ -49,12 +49,12 @@ export interface Pricing extends TokenRates {
   per_second_input?: number;
   per_second_output?: number;
   per_page?: number;
-  /** USD per web search the provider reports it ran for the call (Anthropic's server tool). */
+  /** USD per web search the provider reports it ran for the call (a server-side tool). */
   per_web_search?: number;
   tiers?: PricingTier[];
   time_windows?: TimeWindow[];
   /**
-   * Rates of a provider's service tier (OpenAI `flex`, `priority`; Gemini `flex`, `priority`),
+   * Rates of a provider's service tier (`flex`, `priority`, ...),
    * by the name the provider uses: the tier it reports in its answer, else the one requested.
    */
   service_tiers?: Record<string, TokenRates>;

@@ -11,7 +11,7 @@ export interface Usage {
   cached_input_tokens: number;
   /** Prompt tokens written to the provider's prompt cache (subset of input_tokens). */
   cache_write_tokens: number;
-  /** Of cache_write_tokens, those written to a 1-hour cache (Anthropic), priced apart. */
+  /** Of cache_write_tokens, those written to a 1-hour cache, priced apart. */
   cache_write_1h_tokens?: number;
   /** Hidden reasoning tokens (subset of output_tokens). */
   reasoning_tokens: number;
