@@ -37,8 +37,12 @@ export const coreConfigSchema = {
     log: {
       type: 'object',
       additionalProperties: false,
-      required: ['level'],
-      properties: { level: { enum: ['error', 'warn', 'info', 'debug'] } },
+      required: ['level', 'format', 'access'],
+      properties: {
+        level: { enum: ['error', 'warn', 'info', 'debug'] },
+        format: { enum: ['auto', 'json', 'text'] },
+        access: { type: 'boolean' },
+      },
     },
     providers: {
       type: 'object',

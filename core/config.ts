@@ -8,6 +8,7 @@ import { Ajv } from 'ajv';
 import { LineCounter, parseDocument } from 'yaml';
 import { StartupError, jsonPointerToKey, schemaErrorMessage } from './config-error.js';
 import { coreConfigSchema } from './config-schema.js';
+import type { LogFormat } from './logger.js';
 
 export interface PluginEntry {
   name?: string;
@@ -43,7 +44,7 @@ export interface GatewayConfig {
   data_dir: string;
   master_key: string | null;
   upstream: UpstreamOptions;
-  log: { level: 'error' | 'warn' | 'info' | 'debug' };
+  log: { level: 'error' | 'warn' | 'info' | 'debug'; format: LogFormat; access: boolean };
   providers: Record<string, ProviderEntry>;
   plugins: Array<string | PluginEntry>;
 }
@@ -80,6 +81,7 @@ const ENV_OVERRIDES: ReadonlyArray<[string, (c: GatewayConfig, v: string) => voi
   ['GATEWAY_DATA_DIR', (c, v) => { c.data_dir = v; }],
   ['GATEWAY_MASTER_KEY', (c, v) => { c.master_key = v; }],
   ['LOG_LEVEL', (c, v) => { c.log.level = v as GatewayConfig['log']['level']; }],
+  ['LOG_FORMAT', (c, v) => { c.log.format = v as LogFormat; }],
 ];
 
 const validateCore = new Ajv({ allErrors: false, coerceTypes: true, useDefaults: false }).compile(coreConfigSchema);

@@ -9,8 +9,9 @@ import type { LoadedConfig } from './config.js';
 import { StartupError, isStartupError } from './config-error.js';
 import type { RequestContext } from './context.js';
 import { UpstreamClient } from './http-client.js';
-import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
+import { AccessLog } from './access-log.js';
+import { operatorLogger } from './operator-logger.js';
 import { Pipeline } from './pipeline.js';
 import type { Gateway, GatewayServices, Lifecycle } from './plugin.js';
 import { loadPlugins } from './plugin-loader.js';
@@ -23,7 +24,8 @@ import { sendJson } from './respond.js';
 import { RouteTable } from './routes.js';
 import type { RouteSpec } from './routes.js';
 import { GatewayServer } from './server.js';
-import { createStages, stageRunners } from './stages.js';
+import { ORDER, createStages, stageRunners } from './stages.js';
+import { StartupSummary } from './startup-summary.js';
 
 export interface RunningGateway {
   readonly gateway: Gateway;
@@ -36,7 +38,7 @@ export interface RunningGateway {
 
 const SETUP_TIMEOUT_MS = 15_000;
 
-export async function startGateway(loaded: LoadedConfig, logger: Logger = createLogger(loaded.config.log.level)): Promise<RunningGateway> {
+export async function startGateway(loaded: LoadedConfig, logger: Logger = operatorLogger(loaded)): Promise<RunningGateway> {
   const { config } = loaded;
   const dataDir = resolve(config.data_dir);
   try {
@@ -52,6 +54,7 @@ export async function startGateway(loaded: LoadedConfig, logger: Logger = create
   const services: Partial<GatewayServices> = {};
   let pipeline: Pipeline | null = null;
   let server: GatewayServer | null = null;
+  const summary = new StartupSummary(logger);
 
   for (const route of API_ROUTES) routes.add(route);
   routes.add(handlerRoute('/healthz', async (ctx) => sendJson(ctx, 200, { status: 'ok' })));
@@ -81,9 +84,13 @@ export async function startGateway(loaded: LoadedConfig, logger: Logger = create
     invoke(ctx: RequestContext, target: Target): Promise<Reply> {
       return pipeline!.invoke(ctx, target);
     },
+    describe(topic: string, detail: string) {
+      summary.note(topic, detail);
+    },
   };
 
-  for (const plugin of await loadPlugins(loaded)) {
+  const plugins = await loadPlugins(loaded);
+  for (const plugin of plugins) {
     const child = logger.child({ plugin: plugin.definition.name });
     try {
       await withTimeout(Promise.resolve(plugin.definition.setup({ ...gateway, logger: child }, plugin.options)), SETUP_TIMEOUT_MS, plugin.where);
@@ -92,6 +99,10 @@ export async function startGateway(loaded: LoadedConfig, logger: Logger = create
       throw new StartupError('SLUICE_ERR_PLUGIN_SETUP', `${loaded.source}: ${plugin.where}: setup failed: ${(err as Error).message}`, err);
     }
   }
+  if (config.log.access) {
+    const access = new AccessLog(logger.child({ access: true }));
+    stages.log.tap({ name: 'access-log', stage: ORDER.LAST }, (ctx) => access.record(ctx));
+  }
   await lifecycle.ready.promise();
   Object.freeze(services);
 
@@ -99,11 +110,13 @@ export async function startGateway(loaded: LoadedConfig, logger: Logger = create
   server = new GatewayServer(routes, pipeline, config.server.keep_alive_timeout_ms ?? 65_000);
   const address = await server.listen(config.server.port, config.server.host);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+  summary.print({ url: `http://${host}:${address.port}`, providers: [...providers].map((p) => p.name), plugins: plugins.map((p) => p.definition.name), dataDir });
   let closing: Promise<void> | null = null;
   return {
     gateway,
     address,
-    url: `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`,
+    url,
     close() {
       closing ??= (async () => {
         await server!.drain(config.server.shutdown_timeout_ms, config.server.drain_grace_ms ?? 1000);

@@ -2,14 +2,13 @@
 import { loadConfig } from './config.js';
 import { StartupError, isStartupError } from './config-error.js';
 import { startGateway } from './gateway.js';
-import { createLogger } from './logger.js';
+import { operatorLogger } from './operator-logger.js';
 
 async function main(): Promise<void> {
   const loaded = loadConfig();
-  const logger = createLogger(loaded.config.log.level);
+  const logger = operatorLogger(loaded);
+  logger.info(`config: ${loaded.source}`, { startup: 'config' });
   const running = await startGateway(loaded, logger);
-  const { address } = running;
-  logger.info(`sluice listening on ${address.address}:${address.port} (config: ${loaded.source}, data: ${running.gateway.dataDir})`);
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

@@ -75,7 +75,7 @@ export class Pipeline {
       // A client that went away gets nothing; one the gateway cut (shutdown) gets the reason.
       if (ctx.abort.aborted && !ctx.res.headersSent && !isGatewayError(ctx.abort.reason)) ctx.status = 499;
       else sendError(ctx, toGatewayError(err));
-      if (ctx.error?.status === 500) this.#logger.error(`request ${ctx.id} failed: ${describe(err)}`);
+      if (ctx.error?.status === 500) this.#logger.error(`request ${ctx.id} failed: ${describe(err)}`, { request_id: ctx.id });
     } finally {
       const logged = this.#finish(ctx);
       if (logged !== undefined) await logged;
@@ -95,7 +95,7 @@ export class Pipeline {
     } catch (err) {
       const e = toGatewayError(err);
       sendError(ctx, e);
-      if (e.status === 500) this.#logger.error(`request ${ctx.id} failed: ${describe(err)}`);
+      if (e.status === 500) this.#logger.error(`request ${ctx.id} failed: ${describe(err)}`, { request_id: ctx.id });
     } finally {
       settled(ctx);
     }
@@ -154,7 +154,7 @@ export class Pipeline {
     try {
       if (this.#run.price) this.#stages.price.call(ctx);
     } catch (err) {
-      this.#logger.error(`price stage failed for ${ctx.id}: ${describe(err)}`);
+      this.#logger.error(`price stage failed for ${ctx.id}: ${describe(err)}`, { request_id: ctx.id });
     }
     const log = this.#run.log;
     if (log === null) return undefined;
@@ -168,7 +168,7 @@ export class Pipeline {
   }
 
   #logFailed(err: unknown, ctx: RequestContext): void {
-    this.#logger.error(`log stage failed for ${ctx.id}: ${describe(err)}`);
+    this.#logger.error(`log stage failed for ${ctx.id}: ${describe(err)}`, { request_id: ctx.id });
   }
 }
 

@@ -40,6 +40,11 @@ export interface Gateway {
   providerInstances(spec: ProviderEnvSpec): ProviderInstanceConfig[];
   /** Call a target's handler for the request's operation (failover calls it per attempt). */
   invoke(ctx: RequestContext, target: Target): Promise<Reply>;
+  /**
+   * A line of the startup summary (`store`, `dashboard`, `metrics`, `providers` with their model
+   * counts); told after the gateway started, it is logged at once.
+   */
+  describe(topic: string, detail: string): void;
 }
 
 export interface PluginDefinition<Options = undefined> {

@@ -54,6 +54,7 @@ export default definePlugin<AuditOptions>({
     const retention = new Retention(store, options.retention_days, gw.logger);
     const upkeep = storeUpkeep(store, gw.logger);
     gw.services.auditStore = store;
+    gw.describe('store', `sqlite ${join(gw.dataDir, DB_FILE)}`);
 
     // First among log taps: a later tap that throws ends the stage, and the record must
     // exist whatever else fails. Sync: capturing references has nothing to await.

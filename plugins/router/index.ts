@@ -44,6 +44,7 @@ export default definePlugin<RouterOptions>({
       resolver.rebuild();
       // Not awaited: a provider that is slow or down must not hold the gateway back.
       firstList = table.start().then(() => {
+        gw.describe('providers', modelCounts([...gw.providers].map((p) => p.name), table.list()));
         for (const id of resolver.unresolvedVirtual()) gw.logger.warn(`virtual model '${id}' points at a model no enabled provider serves`);
         for (const id of catalog.unusedOverrides(new Set(table.list().map((m) => m.id)))) gw.logger.warn(`model_overrides: '${id}' names no listed model`);
       });
@@ -102,3 +103,13 @@ export default definePlugin<RouterOptions>({
     });
   },
 });
+
+/** `openai (12 models), demo (2 models)`: the startup summary's providers. */
+function modelCounts(providers: readonly string[], models: readonly Model[]): string {
+  const counts = new Map<string, number>(providers.map((name) => [name, 0]));
+  for (const m of models) {
+    const prefix = m.id.slice(0, m.id.indexOf('/'));
+    counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
+  }
+  return [...counts].map(([prefix, n]) => `${prefix} (${n} model${n === 1 ? '' : 's'})`).join(', ') || 'none';
+}
