@@ -1,0 +1,98 @@
+// The gateway's request metrics, named by Prometheus conventions (base units, `_total` for
+// counters), on a registry of their own: one gateway, one set of series.
+import { Counter, Gauge, Histogram } from 'prom-client';
+import type { Registry } from 'prom-client';
+
+/** Seconds, for LLM latencies: from a cached answer (5 ms) to a long reasoning call (5 min). */
+export const LATENCY_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300];
+
+export type RequestLabel = 'route' | 'provider' | 'model' | 'status_class';
+export type ModelLabel = 'provider' | 'model';
+
+export interface GatewayMetrics {
+  requests: Counter<string>;
+  requestDuration: Histogram<string>;
+  timeToFirstToken: Histogram<string>;
+  upstreamDuration: Histogram<string>;
+  providerAttempts: Counter<string>;
+  failovers: Counter<string>;
+  tokens: Counter<string>;
+  cost: Counter<string>;
+  inFlight: Gauge<string>;
+  streamsInFlight: Gauge<string>;
+  cache: Counter<string>;
+  rejections: Counter<string>;
+}
+
+/** `attribution`: the opted-in label names (key, request labels) added to requests, tokens and cost. */
+export function createGatewayMetrics(registry: Registry, attribution: readonly string[]): GatewayMetrics {
+  const registers = [registry];
+  const byModel = ['provider', 'model'];
+  return {
+    requests: new Counter({
+      name: 'sluice_requests_total',
+      help: 'Model requests finished, by route, provider, model and status class (2xx, 4xx, 5xx; a client gone first is 4xx).',
+      labelNames: ['route', 'provider', 'model', 'status_class', ...attribution],
+      registers,
+    }),
+    requestDuration: new Histogram({
+      name: 'sluice_request_duration_seconds',
+      help: 'Time from a model request\'s arrival to the end of its response.',
+      labelNames: ['route', 'provider', 'model'],
+      buckets: [...LATENCY_BUCKETS],
+      registers,
+    }),
+    timeToFirstToken: new Histogram({
+      name: 'sluice_time_to_first_token_seconds',
+      help: 'Streamed requests: time from arrival to the first byte of the stream sent to the client.',
+      labelNames: ['route', 'provider', 'model'],
+      buckets: [...LATENCY_BUCKETS],
+      registers,
+    }),
+    upstreamDuration: new Histogram({
+      name: 'sluice_upstream_duration_seconds',
+      help: 'Each provider attempt: time from the call to the provider\'s answer (for a stream, its response head).',
+      labelNames: ['provider', 'status_class'],
+      buckets: [...LATENCY_BUCKETS],
+      registers,
+    }),
+    providerAttempts: new Counter({
+      name: 'sluice_provider_attempts_total',
+      help: 'Calls to providers (one per attempt; several for a request that failed over), by status class.',
+      labelNames: ['provider', 'status_class'],
+      registers,
+    }),
+    failovers: new Counter({
+      name: 'sluice_failovers_total',
+      help: 'Attempts made after a request\'s first one (failover to another target).',
+      labelNames: ['route'],
+      registers,
+    }),
+    tokens: new Counter({
+      name: 'sluice_tokens_total',
+      help: 'Tokens by type: input, output, cached_input (part of input), reasoning (part of output).',
+      labelNames: [...byModel, 'type', ...attribution],
+      registers,
+    }),
+    cost: new Counter({
+      name: 'sluice_cost_usd_total',
+      help: 'Cost of the calls in USD, as priced by the gateway (calls whose price is unknown add nothing).',
+      labelNames: [...byModel, ...attribution],
+      registers,
+    }),
+    inFlight: new Gauge({ name: 'sluice_requests_in_flight', help: 'Model requests being served.', registers }),
+    streamsInFlight: new Gauge({ name: 'sluice_streams_in_flight', help: 'Streamed model requests being served.', registers }),
+    cache: new Counter({
+      name: 'sluice_cache_requests_total',
+      help: 'Model requests a response cache looked up, by result (hit, miss); nothing without a cache plugin.',
+      labelNames: ['result'],
+      registers,
+    }),
+    rejections: new Counter({
+      name: 'sluice_rejections_total',
+      help: 'Model requests refused with 429, by reason (rate_limit, budget).',
+      labelNames: ['reason'],
+      registers,
+    }),
+  };
+}
