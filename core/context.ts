@@ -108,6 +108,11 @@ export class RequestContext {
   cacheHit = false;
   /** The W3C trace id of the request's span, set by a tracing plugin; log taps record it. */
   traceId: string | null = null;
+  /**
+   * Headers a plugin adds to the provider call (a tracing plugin's `traceparent`), never a
+   * client's: the passthrough proxy and the providers' upstream calls send them.
+   */
+  upstreamHeaders: Readonly<Record<string, string>> | null = null;
   /** ms from start to the first response byte. */
   firstByteMs: number | null = null;
   /** ms the request's upstream calls waited for a free connection to their provider (all attempts; 0 without a connection cap). */
@@ -160,6 +165,7 @@ export class RequestContext {
     this.usage = null;
     this.cost = null;
     this.error = null;
+    this.upstreamHeaders = null;
   }
 }
 

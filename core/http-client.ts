@@ -34,8 +34,12 @@ export interface UpstreamRequest {
   timeouts?: Partial<UpstreamOptions>;
   /** When given, an error status (>= 400) rejects with the mapped error instead of resolving. */
   mapError?: ErrorMapper;
-  /** The request this call is made for (its RequestContext): the time the call waited for a free connection is added to its `queuedMs`. */
-  context?: { queuedMs: number };
+  /**
+   * The request this call is made for (its RequestContext): the time the call waited for a free
+   * connection is added to its `queuedMs`, and its `upstreamHeaders` (a plugin's trace context)
+   * are sent with the call, winning over `headers`.
+   */
+  context?: { queuedMs: number; readonly upstreamHeaders: Readonly<Record<string, string>> | null };
 }
 
 export interface UpstreamResponse {
@@ -113,7 +117,7 @@ export class UpstreamClient {
         origin: to.origin,
         path: to.path,
         method: req.method,
-        headers: req.headers,
+        headers: withUpstreamHeaders(req),
         body: req.body ?? null,
         headersTimeout: req.timeouts?.first_byte_timeout_ms ?? this.#options.first_byte_timeout_ms,
         bodyTimeout: req.timeouts?.idle_timeout_ms ?? this.#options.idle_timeout_ms,
@@ -301,4 +305,10 @@ export function upstreamError(provider: string, err: unknown, signal?: Cancellat
   if (err instanceof undiciErrors.ConnectTimeoutError) return providerTimeout(provider, 'connect', err);
   const code = (err as { code?: string }).code;
   return providerFailed(provider, `provider '${provider}' unreachable or connection broken${code ? ` (${code})` : ''}`, err);
+}
+
+/** The call's headers plus the ones its request's plugins add (a copy only when there are some). */
+function withUpstreamHeaders(req: UpstreamRequest): Record<string, string> {
+  const added = req.context?.upstreamHeaders;
+  return added ? { ...req.headers, ...added } : req.headers;
 }

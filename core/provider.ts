@@ -74,9 +74,16 @@ export interface OperationDerivation {
   derive(base: OperationHandler, provider: Provider): OperationHandler;
 }
 
+/**
+ * Wraps every provider handler: what a plugin does around each provider attempt (a trace span),
+ * wherever the core or a forward tap (failover) calls the target.
+ */
+export type HandlerWrapper = (handler: OperationHandler, provider: Provider, operation: string) => OperationHandler;
+
 export class ProviderRegistry {
   readonly #byName = new Map<string, Provider>();
   readonly #derivations: OperationDerivation[] = [];
+  readonly #wrappers: HandlerWrapper[] = [];
   /** Per provider: its native handlers plus the derived ones, built once at registration. */
   readonly #handlers = new Map<string, Record<string, OperationHandler | undefined>>();
 
@@ -93,6 +100,12 @@ export class ProviderRegistry {
     for (const provider of this.#byName.values()) this.#handlers.set(provider.name, this.#effectiveHandlers(provider));
   }
 
+  /** Wraps the handlers of providers registered before and after (at boot: handlers are built once). */
+  wrapHandlers(wrapper: HandlerWrapper): void {
+    this.#wrappers.push(wrapper);
+    for (const provider of this.#byName.values()) this.#handlers.set(provider.name, this.#effectiveHandlers(provider));
+  }
+
   /** The handler of `operation` for `provider`, native or derived; undefined when it has none. */
   handler(provider: Provider, operation: string): OperationHandler | undefined {
     return this.#handlers.get(provider.name)?.[operation];
@@ -103,6 +116,12 @@ export class ProviderRegistry {
     for (const d of this.#derivations) {
       const base = handlers[d.from];
       if (handlers[d.operation] === undefined && base !== undefined) handlers[d.operation] = d.derive(base, provider);
+    }
+    for (const operation in handlers) {
+      let handler = handlers[operation];
+      if (handler === undefined) continue;
+      for (const wrap of this.#wrappers) handler = wrap(handler, provider, operation);
+      handlers[operation] = handler;
     }
     return handlers;
   }

@@ -100,6 +100,9 @@ export class ProxiedCall implements Activity {
     this.#proxyReq = proxyReq;
     try {
       this.#settings.headers.apply(proxyReq, this.#ctx.req.headers, this.#route.authHeaders);
+      // The gateway's own (a trace context): they replace a client's header of the same name.
+      const own = this.#ctx.upstreamHeaders;
+      if (own !== null) for (const name in own) proxyReq.setHeader(name, own[name]!);
     } catch (err) {
       // A credential node refuses as a header value (a stray newline in the config): thrown
       // here it would take the process down; as the request's error it is this call's 502.

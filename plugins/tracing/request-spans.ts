@@ -1,0 +1,188 @@
+// The spans of one model request: a server span from arrival to the end of the response, and a
+// client span per provider attempt under it. Spans are started and ended with the request's
+// own clock readings, so each is one startSpan and one end; a span not sampled does no more.
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
+import type { Attributes, Span, Tracer } from '@opentelemetry/api';
+import type { Attempt, RequestContext } from '../../core/context.js';
+import { toGatewayError } from '../../core/errors.js';
+import type { GatewayError } from '../../core/errors.js';
+import type { OperationHandler, Provider } from '../../core/provider.js';
+import type { JsonReply, StreamReply } from '../../core/reply.js';
+import type { Usage } from '../../core/types/usage.js';
+import { answerFacts, genAiOperationName, genAiProviderName } from './genai.js';
+import { clientContext, traceparentOf } from './trace-context.js';
+
+interface TracingLocals {
+  span: Span;
+  /** Attempts made through a provider handler: their spans were made around the call. */
+  handled: number;
+  /** The last attempt's span while its stream runs: it ends with the response. */
+  streaming: Span | null;
+}
+
+declare module '../../core/context.js' {
+  interface ContextLocals {
+    tracing?: TracingLocals;
+  }
+}
+
+/** `performance.now()` readings as the epoch milliseconds spans take. */
+function epochMs(mono: number): number {
+  return performance.timeOrigin + mono;
+}
+
+export class RequestTracer {
+  // Set at the ready hook, once every plugin had its say on where spans go; no request comes earlier.
+  #tracer: Tracer = trace.getTracer('unused');
+  readonly #propagateTranslated: boolean;
+
+  constructor(propagateTranslated: boolean) {
+    this.#propagateTranslated = propagateTranslated;
+  }
+
+  use(tracer: Tracer): void {
+    this.#tracer = tracer;
+  }
+
+  /** The server span, child of the client's trace when it sent a `traceparent`. */
+  start(ctx: RequestContext): void {
+    const operation = ctx.route.operation;
+    if (operation === null) return;
+    const span = this.#tracer.startSpan(
+      `${ctx.req.method ?? 'GET'} ${ctx.route.path}`,
+      {
+        kind: SpanKind.SERVER,
+        startTime: epochMs(ctx.startMono),
+        attributes: {
+          'http.request.method': ctx.req.method ?? 'GET',
+          'http.route': ctx.route.path,
+          'url.path': ctx.path,
+          'gen_ai.operation.name': genAiOperationName(operation),
+          'sluice.request_id': ctx.id,
+        },
+      },
+      clientContext(ctx.req.headers.traceparent),
+    );
+    const context = span.spanContext();
+    // Only a sampled trace exists anywhere: the audit keeps ids an operator can look up.
+    if ((context.traceFlags & TraceFlags.SAMPLED) !== 0) ctx.traceId = context.traceId;
+    ctx.locals.tracing = { span, handled: 0, streaming: null };
+    // A raw-body route's plugin sends the client's own request on (passthrough): the provider
+    // hears of the trace as the client's call would have told it.
+    if (ctx.route.body === 'raw') ctx.upstreamHeaders = { traceparent: traceparentOf(context) };
+  }
+
+  /** Wraps a provider handler (gw.providers.wrapHandlers): a client span around each attempt. */
+  readonly wrap = (handler: OperationHandler, provider: Provider, operation: string): OperationHandler => {
+    const fixed: Attributes = {
+      'gen_ai.operation.name': genAiOperationName(operation),
+      'gen_ai.provider.name': genAiProviderName(provider.type),
+      'sluice.provider': provider.name,
+    };
+    const prefix = `${genAiOperationName(operation)} `;
+    return (ctx, target) => {
+      const locals = ctx.locals.tracing;
+      if (locals === undefined) return handler(ctx, target);
+      locals.handled++;
+      const span = this.#tracer.startSpan(prefix + target.model, { kind: SpanKind.CLIENT, attributes: fixed }, trace.setSpan(ROOT_CONTEXT, locals.span));
+      if (this.#propagateTranslated) ctx.upstreamHeaders = { traceparent: traceparentOf(span.spanContext()) };
+      if (span.isRecording()) span.setAttribute('gen_ai.request.model', target.model);
+      return handler(ctx, target).then(
+        (reply) => {
+          if (reply.kind === 'stream') locals.streaming = span;
+          else answered(span, reply);
+          return reply;
+        },
+        (err: unknown) => {
+          failed(span, toGatewayError(err), CLIENT_ERROR_FROM);
+          span.end();
+          throw err;
+        },
+      );
+    };
+  };
+
+  /** At the log stage: the attempts' last spans and the server span end with the response. */
+  finish(ctx: RequestContext): void {
+    const locals = ctx.locals.tracing;
+    if (locals === undefined) return;
+    const endMono = ctx.startMono + (ctx.durationMs ?? ctx.elapsed());
+    const end = epochMs(endMono);
+    const span = locals.span;
+    const recording = span.isRecording();
+    const facts = recording && ctx.responseBody !== null ? answerFacts(ctx.responseBody) : null;
+    const streaming = locals.streaming;
+    if (streaming !== null) {
+      if (streaming.isRecording()) setAnswer(streaming, facts?.model ?? null, facts?.finishReasons ?? [], ctx.usage);
+      streaming.end(end);
+    }
+    // Attempts a plugin made itself (passthrough calls the provider without a handler): their
+    // span is drawn from the attempt's record, ending as the response did.
+    for (let i = locals.handled; i < ctx.attempts.length; i++) this.#recordedAttempt(ctx, ctx.attempts[i]!, locals.span, endMono);
+    if (!recording) {
+      span.end(end);
+      return;
+    }
+    const target = ctx.target;
+    span.setAttribute('http.response.status_code', ctx.status);
+    if (ctx.model !== null) span.setAttribute('gen_ai.request.model', ctx.model);
+    if (target !== null) {
+      span.setAttribute('gen_ai.provider.name', genAiProviderName(target.provider.type));
+      span.setAttribute('sluice.provider', target.provider.name);
+    }
+    setAnswer(span, facts?.model ?? null, facts?.finishReasons ?? [], ctx.usage);
+    if (ctx.principal !== null) span.setAttribute('sluice.key_id', ctx.principal.id);
+    const usd = ctx.cost?.total_usd;
+    if (usd !== undefined && usd !== null) span.setAttribute('sluice.cost_usd', Number(usd));
+    span.setAttribute('sluice.cache_hit', ctx.cacheHit);
+    if (ctx.error !== null) failed(span, ctx.error, SERVER_ERROR_FROM);
+    span.end(end);
+  }
+
+  #recordedAttempt(ctx: RequestContext, attempt: Attempt, parent: Span, endMono: number): void {
+    const operation = genAiOperationName(ctx.route.operation!);
+    const model = ctx.model === null ? null : ctx.model.slice(ctx.model.indexOf('/') + 1);
+    const span = this.#tracer.startSpan(
+      model === null ? operation : `${operation} ${model}`,
+      { kind: SpanKind.CLIENT, startTime: epochMs(endMono - attempt.duration_ms), attributes: { 'gen_ai.operation.name': operation, 'sluice.provider': attempt.provider } },
+      trace.setSpan(ROOT_CONTEXT, parent),
+    );
+    if (span.isRecording()) {
+      span.setAttribute('http.response.status_code', attempt.status);
+      if (ctx.target !== null) span.setAttribute('gen_ai.provider.name', genAiProviderName(ctx.target.provider.type));
+      if (model !== null) span.setAttribute('gen_ai.request.model', model);
+      if (attempt.error === null) setAnswer(span, null, [], ctx.usage);
+      else span.setStatus({ code: SpanStatusCode.ERROR, message: attempt.error });
+    }
+    span.end(epochMs(endMono));
+  }
+}
+
+function answered(span: Span, reply: JsonReply | StreamReply): void {
+  if (span.isRecording() && reply.kind === 'json') {
+    span.setAttribute('http.response.status_code', reply.status);
+    const facts = answerFacts(reply.body !== undefined ? reply.body : reply.raw);
+    setAnswer(span, facts.model, facts.finishReasons, reply.usage);
+  }
+  span.end();
+}
+
+function setAnswer(span: Span, model: string | null, finishReasons: string[], usage: Usage | null): void {
+  if (model !== null) span.setAttribute('gen_ai.response.model', model);
+  if (finishReasons.length > 0) span.setAttribute('gen_ai.response.finish_reasons', finishReasons);
+  if (usage !== null) {
+    span.setAttribute('gen_ai.usage.input_tokens', usage.input_tokens);
+    span.setAttribute('gen_ai.usage.output_tokens', usage.output_tokens);
+  }
+}
+
+/** The HTTP conventions: a server span is in error from a 5xx on, a client span from a 4xx. */
+const SERVER_ERROR_FROM = 500;
+const CLIENT_ERROR_FROM = 400;
+
+function failed(span: Span, error: GatewayError, errorFrom: number): void {
+  if (!span.isRecording()) return;
+  span.setAttribute('error.type', error.code ?? error.type);
+  span.setAttribute('http.response.status_code', error.status);
+  if (error.status >= errorFrom) span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+}
