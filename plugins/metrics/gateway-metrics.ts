@@ -6,9 +6,6 @@ import type { Registry } from 'prom-client';
 /** Seconds, for LLM latencies: from a cached answer (5 ms) to a long reasoning call (5 min). */
 export const LATENCY_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300];
 
-export type RequestLabel = 'route' | 'provider' | 'model' | 'status_class';
-export type ModelLabel = 'provider' | 'model';
-
 export interface GatewayMetrics {
   requests: Counter<string>;
   requestDuration: Histogram<string>;
@@ -28,6 +25,7 @@ export interface GatewayMetrics {
 export function createGatewayMetrics(registry: Registry, attribution: readonly string[]): GatewayMetrics {
   const registers = [registry];
   const byModel = ['provider', 'model'];
+  const latency = (name: string, help: string, labelNames: string[]) => new Histogram({ name, help, labelNames, buckets: [...LATENCY_BUCKETS], registers });
   return {
     requests: new Counter({
       name: 'sluice_requests_total',
@@ -35,27 +33,17 @@ export function createGatewayMetrics(registry: Registry, attribution: readonly s
       labelNames: ['route', 'provider', 'model', 'status_class', ...attribution],
       registers,
     }),
-    requestDuration: new Histogram({
-      name: 'sluice_request_duration_seconds',
-      help: 'Time from a model request\'s arrival to the end of its response.',
-      labelNames: ['route', 'provider', 'model'],
-      buckets: [...LATENCY_BUCKETS],
-      registers,
-    }),
-    timeToFirstToken: new Histogram({
-      name: 'sluice_time_to_first_token_seconds',
-      help: 'Streamed requests: time from arrival to the first byte of the stream sent to the client.',
-      labelNames: ['route', 'provider', 'model'],
-      buckets: [...LATENCY_BUCKETS],
-      registers,
-    }),
-    upstreamDuration: new Histogram({
-      name: 'sluice_upstream_duration_seconds',
-      help: 'Each provider attempt: time from the call to the provider\'s answer (for a stream, its response head).',
-      labelNames: ['provider', 'status_class'],
-      buckets: [...LATENCY_BUCKETS],
-      registers,
-    }),
+    requestDuration: latency('sluice_request_duration_seconds', 'Time from a model request\'s arrival to the end of its response.', ['route', 'provider', 'model']),
+    timeToFirstToken: latency(
+      'sluice_time_to_first_token_seconds',
+      'Streamed requests: time from arrival to the first byte of the stream sent to the client.',
+      ['route', 'provider', 'model'],
+    ),
+    upstreamDuration: latency(
+      'sluice_upstream_duration_seconds',
+      'Each provider attempt: time from the call to the provider\'s answer (for a stream, its response head).',
+      ['provider', 'status_class'],
+    ),
     providerAttempts: new Counter({
       name: 'sluice_provider_attempts_total',
       help: 'Calls to providers (one per attempt; several for a request that failed over), by status class.',

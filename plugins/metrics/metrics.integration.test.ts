@@ -1,11 +1,12 @@
 // The metrics plugin end to end: real requests through the openai SDK against the OpenAI mock
 // (recorded payloads: 17 input and 4 output tokens, $0.00000495 at gpt-4o-mini's catalog
 // prices), then the Prometheus text parsed and its series checked value by value.
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type OpenAI from 'openai';
-import type { MockProvider } from '../../test/helpers/mock-provider.js';
-import { sendJson } from '../../test/helpers/mock-provider.js';
-import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
+import { parse } from 'yaml';
+import { openAIEnv } from '../../test/helpers/mock-openai.js';
+import { failoverMocksForSuite } from '../../test/helpers/failover-mocks.js';
 import { defaultPlugins } from '../../test/helpers/plugins.js';
 import type { PluginList } from '../../test/helpers/plugins.js';
 import { parseSamples, samplesOf, valueOf } from '../../test/helpers/prometheus-text.js';
@@ -30,18 +31,7 @@ async function scrape(url: string, headers: Record<string, string> = {}): Promis
 }
 
 describe('metrics plugin @integration', () => {
-  let mock: MockProvider;
-  let broken: MockProvider;
-
-  before(async () => {
-    mock = await startOpenAIMock();
-    broken = await startOpenAIMock();
-    broken.on('POST', '/v1/chat/completions', (_req, res) => sendJson(res, 500, { error: { message: 'scripted outage', type: 'server_error' } }));
-  });
-  after(async () => {
-    await mock.close();
-    await broken.close();
-  });
+  const mocks = failoverMocksForSuite();
 
   describe('on the gateway port', () => {
     let gw: TestGateway;
@@ -51,8 +41,8 @@ describe('metrics plugin @integration', () => {
 
     before(async () => {
       gw = await startTestGateway({
-        env: openAIEnv(mock),
-        config: { plugins: withMetrics(), providers: { broken: { type: 'openai', base_url: `${broken.url}/v1`, api_key: 'sk-broken-upstream' } } },
+        env: openAIEnv(mocks().mock),
+        config: { plugins: withMetrics(), providers: mocks().providers },
       });
       client = gw.client();
     });
@@ -129,10 +119,23 @@ describe('metrics plugin @integration', () => {
       expect(valueOf(s, 'sluice_audit_queue_length')).to.be.a('number');
       expect(samplesOf(s, 'sluice_audit_spilled_total')).to.have.length(1);
     });
+
+    it('serves every series the Grafana dashboard and the alert rules query, but those plugins yet to come will register', async () => {
+      const text = await (await fetch(`${gw.url}/metrics`)).text();
+      const served = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
+      const dashboard = JSON.parse(readFileSync('docs/grafana-dashboard.json', 'utf8')) as { panels: Array<{ targets?: Array<{ expr: string }> }> };
+      const alerts = parse(readFileSync('docs/prometheus-alerts.yaml', 'utf8')) as { groups: Array<{ rules: Array<{ expr: string }> }> };
+      const queries = [...dashboard.panels.flatMap((p) => p.targets ?? []), ...alerts.groups.flatMap((g) => g.rules)].map((q) => q.expr);
+      const queried = new Set(queries.flatMap((q) => [...q.matchAll(/\b((?:sluice|process|nodejs)_[a-z0-9_]+)/g)].map((m) => m[1]!.replace(/_(bucket|sum|count)$/, ''))));
+      const missing = [...queried].filter((name) => !served.has(name));
+      // Registered by the audit's failed-writes counter and a failover plugin's breakers, once they exist.
+      expect(missing.sort()).to.deep.equal(['sluice_audit_failed_writes_total', 'sluice_breakers_open']);
+      expect(queried.size).to.be.greaterThan(15);
+    });
   });
 
   it('behind a bearer token: 401 in the envelope without it, the text with it', async () => {
-    const gw = await startTestGateway({ env: openAIEnv(mock), config: { plugins: withMetrics({ bearer_token: 'scrape-token-0123' }) } });
+    const gw = await startTestGateway({ env: openAIEnv(mocks().mock), config: { plugins: withMetrics({ bearer_token: 'scrape-token-0123' }) } });
     try {
       const anonymous = await fetch(`${gw.url}/metrics`);
       expect(anonymous.status).to.equal(401);
@@ -147,7 +150,7 @@ describe('metrics plugin @integration', () => {
   });
 
   it('on a port of its own: nothing at /metrics on the gateway port', async () => {
-    const gw = await startTestGateway({ env: openAIEnv(mock), config: { plugins: withMetrics({ port: 0, host: '127.0.0.1' }) } });
+    const gw = await startTestGateway({ env: openAIEnv(mocks().mock), config: { plugins: withMetrics({ port: 0, host: '127.0.0.1' }) } });
     try {
       await gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES });
       expect((await fetch(`${gw.url}/metrics`)).status).to.equal(404);
@@ -162,7 +165,7 @@ describe('metrics plugin @integration', () => {
 
   it('labels by key and request label only when asked, each capped, and caps model ids', async () => {
     const gw = await startTestGateway({
-      env: { ...openAIEnv(mock), TAGGING_HEADER_1: 'X-User', TAGGING_HEADER_1_PREFIX: 'user' },
+      env: { ...openAIEnv(mocks().mock), TAGGING_HEADER_1: 'X-User', TAGGING_HEADER_1_PREFIX: 'user' },
       config: { plugins: withMetrics({ key_label: 'id', labels: ['user'], max_label_values: 2, max_models: 1 }) },
     });
     try {

@@ -4,9 +4,8 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-node';
 import { expect } from 'chai';
-import type { MockProvider } from '../../test/helpers/mock-provider.js';
-import { sendJson } from '../../test/helpers/mock-provider.js';
-import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
+import { openAIEnv } from '../../test/helpers/mock-openai.js';
+import { failoverMocksForSuite } from '../../test/helpers/failover-mocks.js';
 import { defaultPlugins } from '../../test/helpers/plugins.js';
 import { SCRIPTED_FEATURES_ENTRY } from '../../test/helpers/scripted-features.test-plugin.js';
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
@@ -30,18 +29,7 @@ function only(kind: SpanKind): ReadableSpan {
 }
 
 describe('tracing plugin @integration', () => {
-  let mock: MockProvider;
-  let broken: MockProvider;
-
-  before(async () => {
-    mock = await startOpenAIMock();
-    broken = await startOpenAIMock();
-    broken.on('POST', '/v1/chat/completions', (_req, res) => sendJson(res, 500, { error: { message: 'scripted outage', type: 'server_error' } }));
-  });
-  after(async () => {
-    await mock.close();
-    await broken.close();
-  });
+  const mocks = failoverMocksForSuite();
   beforeEach(() => {
     captured.exporter.reset();
     captured.traceIds.clear();
@@ -49,10 +37,10 @@ describe('tracing plugin @integration', () => {
 
   function start(tracingOptions: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<TestGateway> {
     const options: StartOptions = {
-      env: { ...openAIEnv(mock), ...env },
+      env: { ...openAIEnv(mocks().mock), ...env },
       config: {
         plugins: [...defaultPlugins(), SCRIPTED_FEATURES_ENTRY, { name: 'tracing', options: { exporter: 'none', ...tracingOptions } }, MEMORY_EXPORTER_ENTRY],
-        providers: { broken: { type: 'openai', base_url: `${broken.url}/v1`, api_key: 'sk-broken-upstream' } },
+        providers: mocks().providers,
       },
     };
     return startTestGateway(options);
@@ -111,7 +99,7 @@ describe('tracing plugin @integration', () => {
       expect(hrMs(attempt.endTime)).to.be.at.most(hrMs(server.endTime));
       expect(captured.traceIds.get(requestId)).to.equal(CLIENT_TRACE);
       // A translated route tells the provider nothing of the trace by default.
-      expect(mock.last().headers['traceparent']).to.equal(undefined);
+      expect(mocks().mock.last().headers['traceparent']).to.equal(undefined);
     });
 
     it('a streamed call: the attempt span lasts until the stream ended and carries the stream\'s usage', async () => {
@@ -157,7 +145,7 @@ describe('tracing plugin @integration', () => {
       expect(res.status).to.equal(200);
       await res.text();
       const server = only(SpanKind.SERVER);
-      const sent = TRACEPARENT.exec(String(mock.last().headers['traceparent']));
+      const sent = TRACEPARENT.exec(String(mocks().mock.last().headers['traceparent']));
       expect(sent?.[1]).to.equal(CLIENT_TRACE);
       expect(sent?.[2]).to.equal(server.spanContext().spanId);
       const attempt = only(SpanKind.CLIENT);
@@ -173,7 +161,7 @@ describe('tracing plugin @integration', () => {
     try {
       await gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES }, { headers: { traceparent: CLIENT_TRACEPARENT } });
       const attempt = only(SpanKind.CLIENT);
-      expect(mock.last().headers['traceparent']).to.equal(`00-${CLIENT_TRACE}-${attempt.spanContext().spanId}-01`);
+      expect(mocks().mock.last().headers['traceparent']).to.equal(`00-${CLIENT_TRACE}-${attempt.spanContext().spanId}-01`);
     } finally {
       await gw.close();
     }
