@@ -74,8 +74,9 @@ export class RequestRecorder {
       const tokens = this.#metrics.tokens;
       tokens.inc({ ...labels, type: 'input' }, usage.input_tokens);
       tokens.inc({ ...labels, type: 'output' }, usage.output_tokens);
-      tokens.inc({ ...labels, type: 'cached_input' }, usage.cached_input_tokens);
-      tokens.inc({ ...labels, type: 'reasoning' }, usage.reasoning_tokens);
+      // Most calls have neither: a series starts with the first that does.
+      if (usage.cached_input_tokens > 0) tokens.inc({ ...labels, type: 'cached_input' }, usage.cached_input_tokens);
+      if (usage.reasoning_tokens > 0) tokens.inc({ ...labels, type: 'reasoning' }, usage.reasoning_tokens);
     }
     const usd = ctx.cost?.total_usd;
     if (usd !== undefined && usd !== null) this.#metrics.cost.inc(labels, Number(usd));

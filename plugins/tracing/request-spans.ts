@@ -10,6 +10,7 @@ import type { OperationHandler, Provider } from '../../core/provider.js';
 import type { JsonReply, StreamReply } from '../../core/reply.js';
 import type { Usage } from '../../core/types/usage.js';
 import { answerFacts, genAiOperationName, genAiProviderName } from './genai.js';
+import type { AnswerFacts } from './genai.js';
 import { clientContext, traceparentOf } from './trace-context.js';
 
 interface TracingLocals {
@@ -110,15 +111,18 @@ export class RequestTracer {
     const end = epochMs(endMono);
     const span = locals.span;
     const recording = span.isRecording();
-    const facts = recording && ctx.responseBody !== null ? answerFacts(ctx.responseBody) : null;
     const streaming = locals.streaming;
+    const recorded = locals.handled < ctx.attempts.length;
+    // What the answer says of itself goes on the attempt that got it; an attempt made around a
+    // handler with a JSON answer has it already.
+    const facts = recording && (streaming !== null || recorded) ? answerFacts(ctx.responseBody) : null;
     if (streaming !== null) {
       if (streaming.isRecording()) setAnswer(streaming, facts?.model ?? null, facts?.finishReasons ?? [], ctx.usage);
       streaming.end(end);
     }
     // Attempts a plugin made itself (passthrough calls the provider without a handler): their
     // span is drawn from the attempt's record, ending as the response did.
-    for (let i = locals.handled; i < ctx.attempts.length; i++) this.#recordedAttempt(ctx, ctx.attempts[i]!, locals.span, endMono);
+    for (let i = locals.handled; i < ctx.attempts.length; i++) this.#recordedAttempt(ctx, ctx.attempts[i]!, locals.span, endMono, facts);
     if (!recording) {
       span.end(end);
       return;
@@ -130,7 +134,7 @@ export class RequestTracer {
       span.setAttribute('gen_ai.provider.name', genAiProviderName(target.provider.type));
       span.setAttribute('sluice.provider', target.provider.name);
     }
-    setAnswer(span, facts?.model ?? null, facts?.finishReasons ?? [], ctx.usage);
+    if (ctx.usage !== null) setUsage(span, ctx.usage);
     if (ctx.principal !== null) span.setAttribute('sluice.key_id', ctx.principal.id);
     const usd = ctx.cost?.total_usd;
     if (usd !== undefined && usd !== null) span.setAttribute('sluice.cost_usd', Number(usd));
@@ -139,7 +143,7 @@ export class RequestTracer {
     span.end(end);
   }
 
-  #recordedAttempt(ctx: RequestContext, attempt: Attempt, parent: Span, endMono: number): void {
+  #recordedAttempt(ctx: RequestContext, attempt: Attempt, parent: Span, endMono: number, facts: AnswerFacts | null): void {
     const operation = genAiOperationName(ctx.route.operation!);
     const model = ctx.model === null ? null : ctx.model.slice(ctx.model.indexOf('/') + 1);
     const span = this.#tracer.startSpan(
@@ -151,7 +155,7 @@ export class RequestTracer {
       span.setAttribute('http.response.status_code', attempt.status);
       if (ctx.target !== null) span.setAttribute('gen_ai.provider.name', genAiProviderName(ctx.target.provider.type));
       if (model !== null) span.setAttribute('gen_ai.request.model', model);
-      if (attempt.error === null) setAnswer(span, null, [], ctx.usage);
+      if (attempt.error === null) setAnswer(span, facts?.model ?? null, facts?.finishReasons ?? [], ctx.usage);
       else span.setStatus({ code: SpanStatusCode.ERROR, message: attempt.error });
     }
     span.end(epochMs(endMono));
@@ -170,10 +174,12 @@ function answered(span: Span, reply: JsonReply | StreamReply): void {
 function setAnswer(span: Span, model: string | null, finishReasons: string[], usage: Usage | null): void {
   if (model !== null) span.setAttribute('gen_ai.response.model', model);
   if (finishReasons.length > 0) span.setAttribute('gen_ai.response.finish_reasons', finishReasons);
-  if (usage !== null) {
-    span.setAttribute('gen_ai.usage.input_tokens', usage.input_tokens);
-    span.setAttribute('gen_ai.usage.output_tokens', usage.output_tokens);
-  }
+  if (usage !== null) setUsage(span, usage);
+}
+
+function setUsage(span: Span, usage: Usage): void {
+  span.setAttribute('gen_ai.usage.input_tokens', usage.input_tokens);
+  span.setAttribute('gen_ai.usage.output_tokens', usage.output_tokens);
 }
 
 /** The HTTP conventions: a server span is in error from a 5xx on, a client span from a 4xx. */
