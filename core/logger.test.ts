@@ -31,6 +31,12 @@ describe('operator logger', () => {
     expect(lines[0]).to.match(/^\d{4}-\d\d-\d\dT\S+Z info \[router\] models listed \{"count":3\}$/);
   });
 
+  it('text: a startup line is its message alone', () => {
+    const { stream, lines } = sink();
+    createLogger('info', { format: 'text', stream }).info('data dir: /app/data', { startup: 'data dir' });
+    expect(lines[0]).to.match(/^\S+Z info data dir: \/app\/data$/);
+  });
+
   it('honours the level', () => {
     const { stream, lines } = sink();
     const logger = createLogger('warn', { format: 'json', stream });

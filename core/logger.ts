@@ -40,9 +40,9 @@ export function resolveFormat(format: LogFormat): 'json' | 'text' {
   return process.stdout.isTTY ? 'text' : 'json';
 }
 
-/** `2026-11-26T18:00:00.000Z info [plugin] message {"meta":...}` */
+/** `2026-11-26T18:00:00.000Z info [plugin] message {"meta":...}`; a startup line's topic is its message's start already. */
 const textLine = winston.format.printf((info) => {
-  const { timestamp, level: lvl, message, plugin, ...rest } = info as Record<string, unknown>;
+  const { timestamp, level: lvl, message, plugin, startup: _topic, ...rest } = info as Record<string, unknown>;
   const meta = Object.keys(rest).length > 0 ? ' ' + JSON.stringify(rest, redactSecrets) : '';
   return `${String(timestamp)} ${String(lvl)}${plugin ? ` [${String(plugin)}]` : ''} ${String(message)}${meta}`;
 });

@@ -29,7 +29,7 @@ export class StartupSummary {
 
   print(facts: StartupFacts): void {
     this.#printed = true;
-    this.#logger.info(`sluice listening on ${facts.url}`, { startup: 'listening', url: facts.url });
+    this.#logger.info(`sluice listening on ${facts.url}`, { startup: 'listening' });
     const notes = this.#notes;
     this.#line('providers', notes.get('providers') ?? (facts.providers.length > 0 ? facts.providers.join(', ') : 'none'));
     this.#line('plugins', facts.plugins.join(', '));
