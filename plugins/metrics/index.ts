@@ -11,6 +11,7 @@ import { ORDER } from '../../core/stages.js';
 import { Attribution } from './attribution.js';
 import { createGatewayMetrics } from './gateway-metrics.js';
 import { MetricsServer } from './metrics-server.js';
+import { registerUpstreamQueueMetrics } from './upstream-queue-metrics.js';
 import { RequestRecorder } from './request-recorder.js';
 import { CONTENT_TYPE, checkBearer, scrape } from './scrape.js';
 import { metricsSchema } from './schema.js';
@@ -47,6 +48,7 @@ export default definePlugin<MetricsOptions>({
     const registry = new Registry();
     const attribution = new Attribution(options);
     const recorder = new RequestRecorder(createGatewayMetrics(registry, attribution.names), attribution, options.max_models);
+    registerUpstreamQueueMetrics(registry, () => gw.upstream.queueStats());
     // Once per process: a second gateway in the same process (tests) shares them.
     if (register.getSingleMetric('process_cpu_user_seconds_total') === undefined) collectDefaultMetrics();
 

@@ -135,16 +135,25 @@ describe('metrics plugin @integration', () => {
     });
   });
 
-  it('behind a bearer token: 401 in the envelope without it, the text with it', async () => {
-    const gw = await startTestGateway({ env: openAIEnv(mocks().mock), config: { plugins: withMetrics({ bearer_token: 'scrape-token-0123' }) } });
+  it('behind a bearer token: 401 in the envelope without it, the text with it; a capped origin\'s connection queue', async () => {
+    const gw = await startTestGateway({
+      env: openAIEnv(mocks().mock),
+      config: { plugins: withMetrics({ bearer_token: 'scrape-token-0123' }), upstream: { connections_per_origin: 4 } },
+    });
     try {
       const anonymous = await fetch(`${gw.url}/metrics`);
       expect(anonymous.status).to.equal(401);
       expect(await anonymous.json()).to.deep.equal({ error: { message: 'the metrics endpoint needs its bearer token', type: 'authentication_error', code: 'invalid_api_key', param: null } });
       const wrong = await fetch(`${gw.url}/metrics`, { headers: { authorization: 'Bearer scrape-token-0124' } });
       expect(wrong.status).to.equal(401);
+      await gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages: MESSAGES });
       const s = await scrape(`${gw.url}/metrics`, { authorization: 'Bearer scrape-token-0123' });
       expect(valueOf(s, 'sluice_requests_in_flight')).to.equal(0);
+      const origin = { origin: mocks().mock.url };
+      expect(valueOf(s, 'sluice_upstream_connections_active', origin)).to.equal(0);
+      expect(valueOf(s, 'sluice_upstream_calls_waiting', origin)).to.equal(0);
+      expect(valueOf(s, 'sluice_upstream_queue_waited_total', origin)).to.equal(0);
+      expect(valueOf(s, 'sluice_upstream_queue_refused_total', origin)).to.equal(0);
     } finally {
       await gw.close();
     }
