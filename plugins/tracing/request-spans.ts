@@ -32,6 +32,10 @@ function epochMs(mono: number): number {
   return performance.timeOrigin + mono;
 }
 
+function now(): number {
+  return epochMs(performance.now());
+}
+
 export class RequestTracer {
   // Set at the ready hook, once every plugin had its say on where spans go; no request comes earlier.
   #tracer: Tracer = trace.getTracer('unused');
@@ -85,7 +89,9 @@ export class RequestTracer {
       const locals = ctx.locals.tracing;
       if (locals === undefined) return handler(ctx, target);
       locals.handled++;
-      const span = this.#tracer.startSpan(prefix + target.model, { kind: SpanKind.CLIENT, attributes: fixed }, trace.setSpan(ROOT_CONTEXT, locals.span));
+      // On the request's clock, as the server span: the SDK's own reads whole milliseconds, and an
+      // attempt would seem to start before the request it belongs to.
+      const span = this.#tracer.startSpan(prefix + target.model, { kind: SpanKind.CLIENT, attributes: fixed, startTime: now() }, trace.setSpan(ROOT_CONTEXT, locals.span));
       if (this.#propagateTranslated) ctx.upstreamHeaders = { traceparent: traceparentOf(span.spanContext()) };
       if (span.isRecording()) span.setAttribute('gen_ai.request.model', target.model);
       return handler(ctx, target).then(
@@ -96,7 +102,7 @@ export class RequestTracer {
         },
         (err: unknown) => {
           failed(span, toGatewayError(err), CLIENT_ERROR_FROM);
-          span.end();
+          span.end(now());
           throw err;
         },
       );
@@ -168,7 +174,7 @@ function answered(span: Span, reply: JsonReply | StreamReply): void {
     const facts = answerFacts(reply.body !== undefined ? reply.body : reply.raw);
     setAnswer(span, facts.model, facts.finishReasons, reply.usage);
   }
-  span.end();
+  span.end(now());
 }
 
 function setAnswer(span: Span, model: string | null, finishReasons: string[], usage: Usage | null): void {
