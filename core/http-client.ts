@@ -35,9 +35,9 @@ export interface UpstreamRequest {
   /** When given, an error status (>= 400) rejects with the mapped error instead of resolving. */
   mapError?: ErrorMapper;
   /**
-   * The request this call is made for (its RequestContext): the time the call waited for a free
-   * connection is added to its `queuedMs`, and its `upstreamHeaders` (a plugin's trace context)
-   * are sent with the call, winning over `headers`.
+   * The call this request is made for (a handler's meter, or a RequestContext): the time the
+   * request waited for a free connection is added to its `queuedMs`, and its `upstreamHeaders`
+   * (a plugin's trace context) are sent with it, winning over `headers`.
    */
   context?: { queuedMs: number; readonly upstreamHeaders: Readonly<Record<string, string>> | null };
 }

@@ -109,7 +109,7 @@ export class Pipeline {
    */
   async invoke(ctx: RequestContext, target: Target): Promise<JsonReply | StreamReply> {
     const handler = this.#handler(ctx, target);
-    const meter: CallMeter = { queuedMs: 0, billed: null };
+    const meter: CallMeter = { queuedMs: 0, upstreamHeaders: ctx.upstreamHeaders, billed: null };
     const request = operationRequest(ctx, meter);
     const started = performance.now();
     let reply: JsonReply | StreamReply;

@@ -39,10 +39,12 @@ export interface OperationRequest {
   readonly meter: CallMeter;
 }
 
-/** A call's costs that its reply cannot carry. */
+/** What travels beside a call and its reply: its costs the reply cannot carry, and headers plugins add. */
 export interface CallMeter {
   /** ms its upstream requests waited for a free connection: pass the meter as their `context`. */
   queuedMs: number;
+  /** Headers a plugin adds to this call's upstream requests (a trace context); null for none. */
+  upstreamHeaders: Readonly<Record<string, string>> | null;
   /** The usage a provider billed for an answer the handler then refuses (it throws): the call is still metered. */
   billed: Usage | null;
 }

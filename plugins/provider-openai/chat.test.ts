@@ -34,7 +34,7 @@ async function send(call: Call): Promise<unknown> {
   } as unknown as UpstreamClient;
   const ep = openAIEndpoint({ name: 'openai', type: 'openai', baseUrl: 'http://upstream.test/v1', apiKey: 'sk-test', streamUsageOption: call.streamUsageOption ?? true });
   const body = frozen(call.body);
-  const request: OperationRequest = { operation: 'chat', body, raw: null, stream: body['stream'] === true, model: 'openai/gpt-4o-mini', signal: new Cancellation(), id: 'r1', meter: { queuedMs: 0, billed: null } };
+  const request: OperationRequest = { operation: 'chat', body, raw: null, stream: body['stream'] === true, model: 'openai/gpt-4o-mini', signal: new Cancellation(), id: 'r1', meter: { queuedMs: 0, upstreamHeaders: null, billed: null } };
   const target: Target = { provider: { name: 'openai' } as Provider, model: 'gpt-4o-mini', id: 'openai/gpt-4o-mini', metadata: call.metadata ?? null };
   const err = await chatHandler(upstream, ep)(request, target).then(
     () => null,

@@ -11,7 +11,7 @@ describe('responses-adapter derived handler', () => {
   it("asks the chat handler a chat request of its own, and leaves the client's request as it came, across the await", async () => {
     const body = Object.freeze({ model: 'demo/echo', input: 'hello' });
     const raw = Buffer.from(JSON.stringify(body));
-    const request: OperationRequest = Object.freeze({ operation: 'responses', body, raw, stream: false, model: 'demo/echo', signal: new Cancellation(), id: 'r1', meter: { queuedMs: 0, billed: null } });
+    const request: OperationRequest = Object.freeze({ operation: 'responses', body, raw, stream: false, model: 'demo/echo', signal: new Cancellation(), id: 'r1', meter: { queuedMs: 0, upstreamHeaders: null, billed: null } });
     const seen: Array<{ asked: OperationRequest; clientBody: unknown }> = [];
     const chat: OperationHandler = async (asked) => {
       await new Promise((resolve) => setImmediate(resolve));

@@ -40,6 +40,8 @@ export class RequestTracer {
   // Set at the ready hook, once every plugin had its say on where spans go; no request comes earlier.
   #tracer: Tracer = trace.getTracer('unused');
   readonly #propagateTranslated: boolean;
+  /** The traced requests in flight, by request id: a handler is given the request, not its context. */
+  readonly #inFlight = new Map<string, TracingLocals>();
 
   constructor(propagateTranslated: boolean) {
     this.#propagateTranslated = propagateTranslated;
@@ -71,7 +73,9 @@ export class RequestTracer {
     const context = span.spanContext();
     // Only a sampled trace exists anywhere: the audit keeps ids an operator can look up.
     if ((context.traceFlags & TraceFlags.SAMPLED) !== 0) ctx.traceId = context.traceId;
-    ctx.locals.tracing = { span, handled: 0, streaming: null };
+    const locals: TracingLocals = { span, handled: 0, streaming: null };
+    ctx.locals.tracing = locals;
+    this.#inFlight.set(ctx.id, locals);
     // A raw-body route's plugin sends the client's own request on (passthrough): the provider
     // hears of the trace as the client's call would have told it.
     if (ctx.route.body === 'raw') ctx.upstreamHeaders = { traceparent: traceparentOf(context) };
@@ -85,16 +89,16 @@ export class RequestTracer {
       'sluice.provider': provider.name,
     };
     const prefix = `${genAiOperationName(operation)} `;
-    return (ctx, target) => {
-      const locals = ctx.locals.tracing;
-      if (locals === undefined) return handler(ctx, target);
+    return (request, target) => {
+      const locals = this.#inFlight.get(request.id);
+      if (locals === undefined) return handler(request, target);
       locals.handled++;
       // On the request's clock, as the server span: the SDK's own reads whole milliseconds, and an
       // attempt would seem to start before the request it belongs to.
       const span = this.#tracer.startSpan(prefix + target.model, { kind: SpanKind.CLIENT, attributes: fixed, startTime: now() }, trace.setSpan(ROOT_CONTEXT, locals.span));
-      if (this.#propagateTranslated) ctx.upstreamHeaders = { traceparent: traceparentOf(span.spanContext()) };
+      if (this.#propagateTranslated) request.meter.upstreamHeaders = { traceparent: traceparentOf(span.spanContext()) };
       if (span.isRecording()) span.setAttribute('gen_ai.request.model', target.model);
-      return handler(ctx, target).then(
+      return handler(request, target).then(
         (reply) => {
           if (reply.kind === 'stream') locals.streaming = span;
           else answered(span, reply);
@@ -113,6 +117,7 @@ export class RequestTracer {
   finish(ctx: RequestContext): void {
     const locals = ctx.locals.tracing;
     if (locals === undefined) return;
+    this.#inFlight.delete(ctx.id);
     const endMono = ctx.startMono + (ctx.durationMs ?? ctx.elapsed());
     const end = epochMs(endMono);
     const span = locals.span;
