@@ -1,0 +1,162 @@
+import { expect } from 'chai';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { auditEntry } from '../../test/helpers/audit-entry.js';
+import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
+import type { MockProvider } from '../../test/helpers/mock-provider.js';
+import { withOpenAIGateway } from '../../test/helpers/openai-gateway.js';
+import { defaultPlugins } from '../../test/helpers/plugins.js';
+import { startTestGateway } from '../../test/helpers/start-gateway.js';
+import type { TestGateway } from '../../test/helpers/start-gateway.js';
+
+const MODEL = 'openai/gpt-4o-mini';
+
+function withCache(options: Record<string, unknown> = {}): Record<string, unknown> {
+  return { plugins: [...defaultPlugins(), { name: 'cache', options }] };
+}
+
+function calls(mock: MockProvider, path: string): number {
+  return mock.requests.filter((r) => r.path === path).length;
+}
+
+/** A unique question per test, so no test sees another's entry. */
+let asked = 0;
+function messages(): Array<{ role: 'user'; content: string }> {
+  return [{ role: 'user', content: `Say hello ${++asked} ${Date.now()}` }];
+}
+
+async function chat(gw: TestGateway, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const { data, response } = await gw.client().chat.completions.create({ model: MODEL, ...body } as never, { headers }).withResponse();
+  return { data: data as unknown as { choices: Array<{ message: { content: string } }>; usage: { total_tokens: number } }, cache: response.headers.get('x-cache'), id: response.headers.get('x-request-id')! };
+}
+
+async function streamed(gw: TestGateway, body: Record<string, unknown>): Promise<{ chunks: unknown[]; cache: string | null }> {
+  const { data, response } = await gw.client().chat.completions.create({ model: MODEL, ...body, stream: true, stream_options: { include_usage: true } } as never).withResponse();
+  const chunks: unknown[] = [];
+  for await (const chunk of data as unknown as AsyncIterable<unknown>) chunks.push(chunk);
+  return { chunks, cache: response.headers.get('x-cache') };
+}
+
+describe('cache plugin @integration', () => {
+  describe('memory backend', () => {
+    const fit = withOpenAIGateway(() => withCache({ ttl_seconds: 1 }));
+    const chatCalls = (): number => calls(fit.mock, '/v1/chat/completions');
+
+    it('answers a repeated chat call from the cache: MISS then HIT, one provider call, key order irrelevant', async () => {
+      const asked = messages();
+      const first = await chat(fit.gw, { messages: asked, temperature: 0 });
+      const again = await chat(fit.gw, { temperature: 0, messages: asked });
+      expect(first.cache).to.equal('MISS');
+      expect(again.cache).to.equal('HIT');
+      expect(again.data).to.deep.equal(first.data);
+      expect(chatCalls()).to.equal(1);
+    });
+
+    it('audits a hit with cost 0, the saved cost and cache_hit', async () => {
+      const asked = messages();
+      const first = await chat(fit.gw, { messages: asked });
+      const hit = await chat(fit.gw, { messages: asked });
+      type Audit = { cache_hit: boolean; cost_source: string; cost: { total_usd: string; saved_usd: string } };
+      const missEntry = await auditEntry<Audit>(fit.gw, first.id);
+      const hitEntry = await auditEntry<Audit>(fit.gw, hit.id);
+      expect(missEntry.cache_hit).to.equal(false);
+      expect(hitEntry).to.deep.include({ cache_hit: true, cost_source: 'cache' });
+      expect(hitEntry.cost.total_usd).to.equal('0');
+      expect(hitEntry.cost.saved_usd).to.equal(missEntry.cost.total_usd);
+    });
+
+    it('replays a stored stream as a stream with the same text, finish reason and final usage chunk', async () => {
+      const asked = messages();
+      const first = await streamed(fit.gw, { messages: asked });
+      const again = await streamed(fit.gw, { messages: asked });
+      expect([first.cache, again.cache]).to.deep.equal(['MISS', 'HIT']);
+      expect(chatCalls()).to.equal(1);
+      const text = (chunks: unknown[]) => chunks.map((c) => (c as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '').join('');
+      type Chunk = { choices: Array<{ finish_reason: string | null }>; usage?: unknown };
+      const finish = (chunks: unknown[]) => (chunks as Chunk[]).flatMap((c) => c.choices.map((choice) => choice.finish_reason)).filter((r) => r !== null);
+      const usage = (chunks: unknown[]) => (chunks as Chunk[]).filter((c) => c.usage).map((c) => c.usage);
+      expect(text(again.chunks)).to.equal('Hello, World!');
+      expect(text(again.chunks)).to.equal(text(first.chunks));
+      expect(finish(again.chunks)).to.deep.equal(['stop']);
+      expect(finish(again.chunks)).to.deep.equal(finish(first.chunks));
+      expect(usage(again.chunks)).to.have.length(1);
+      expect(usage(again.chunks)).to.deep.equal(usage(first.chunks));
+    });
+
+    it('answers a stream request from a stored JSON answer', async () => {
+      const asked = messages();
+      const json = await chat(fit.gw, { messages: asked });
+      const replay = await streamed(fit.gw, { messages: asked });
+      expect(replay.cache).to.equal('HIT');
+      const usage = (replay.chunks.at(-1) as { usage: { total_tokens: number } }).usage;
+      expect(usage.total_tokens).to.equal(json.data.usage.total_tokens);
+      expect(chatCalls()).to.equal(1);
+    });
+
+    it('bypasses the cache on Cache-Control: no-store and no-cache', async () => {
+      const asked = messages();
+      await chat(fit.gw, { messages: asked });
+      const noStore = await chat(fit.gw, { messages: asked }, { 'cache-control': 'no-store' });
+      const noCache = await chat(fit.gw, { messages: asked }, { 'cache-control': 'no-cache' });
+      expect([noStore.cache, noCache.cache]).to.deep.equal(['MISS', 'MISS']);
+      expect(chatCalls()).to.equal(3);
+    });
+
+    it('expires an entry after its TTL', async () => {
+      const asked = messages();
+      await chat(fit.gw, { messages: asked });
+      expect((await chat(fit.gw, { messages: asked })).cache).to.equal('HIT');
+      await sleep(1100);
+      expect((await chat(fit.gw, { messages: asked })).cache).to.equal('MISS');
+      expect(chatCalls()).to.equal(2);
+    });
+
+    it('caches embeddings, and responses only when they are not stored on the provider', async () => {
+      const input = `vector ${Date.now()}`;
+      for (let i = 0; i < 2; i++) await fit.gw.client().embeddings.create({ model: 'openai/text-embedding-3-small', input });
+      expect(calls(fit.mock, '/v1/embeddings')).to.equal(1);
+
+      const ask = async (store: boolean) => (await fit.gw.client().responses.create({ model: MODEL, input: `hi ${asked}`, store }).withResponse()).response.headers.get('x-cache');
+      expect([await ask(false), await ask(false)]).to.deep.equal(['MISS', 'HIT']);
+      expect([await ask(true), await ask(true)]).to.deep.equal(['MISS', 'MISS']);
+      expect(calls(fit.mock, '/v1/responses')).to.equal(3);
+    });
+
+    it('does not store a failed answer', async () => {
+      const asked = messages();
+      fit.mock.on('POST', '/v1/chat/completions', (_req, res) => {
+        res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"boom","type":"server_error"}}');
+      });
+      const failed = await fit.gw.fetch('/v1/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, messages: asked }) });
+      const again = await fit.gw.fetch('/v1/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, messages: asked }) });
+      expect([failed.status, again.status]).to.deep.equal([502, 502]);
+      expect([failed.headers.get('x-cache'), again.headers.get('x-cache')]).to.deep.equal(['MISS', 'MISS']);
+      expect(chatCalls()).to.equal(2);
+    });
+  });
+
+  describe('coalescing', () => {
+    let mock: MockProvider;
+    let gw: TestGateway;
+    before(async () => {
+      mock = await startOpenAIMock();
+      gw = await startTestGateway({ config: withCache(), env: openAIEnv(mock) });
+    });
+    after(async () => {
+      await gw.close();
+      await mock.close();
+    });
+
+    it('makes one provider call for 10 concurrent identical misses', async () => {
+      const real = (await import('../../test/helpers/fixtures.js')).fixtureJson('recorded/openai/chat_completion.json');
+      mock.on('POST', '/v1/chat/completions', async (_req, res) => {
+        await sleep(200);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(real));
+      });
+      const asked = messages();
+      const answers = await Promise.all(Array.from({ length: 10 }, () => chat(gw, { messages: asked })));
+      expect(calls(mock, '/v1/chat/completions')).to.equal(1);
+      expect(answers.map((a) => a.cache).sort()).to.deep.equal(['HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'MISS']);
+      expect(new Set(answers.map((a) => a.data.choices[0]!.message.content))).to.deep.equal(new Set(['Hello, World!']));
+    });
+  });
+});

@@ -1,0 +1,123 @@
+// The response cache (docs/cache.md): the cache tap answers a repeated call from a stored
+// answer without calling the provider; the log tap stores each successful, complete answer.
+// Every answer says `x-cache: HIT` or `MISS`; a hit sets ctx.cacheHit, so pricing charges 0
+// and records what it saved.
+import type { RequestContext } from '../../core/context.js';
+import { definePlugin } from '../../core/plugin.js';
+import type { Reply } from '../../core/reply.js';
+import { cacheKey } from './cache-key.js';
+import { Coalescer } from './coalescer.js';
+import { bodyText, replyFrom } from './entry.js';
+import type { Entry } from './entry.js';
+import { MemoryStore } from './memory-store.js';
+import { RedisStore } from './redis-store.js';
+import { requestPolicy } from './request-policy.js';
+import type { CacheStore } from './store.js';
+
+const NAME = 'cache';
+
+interface CacheOptions {
+  backend: 'memory' | 'redis';
+  redis_url: string;
+  key_prefix: string;
+  scope: 'key' | 'deployment';
+  ttl_seconds: number;
+  max_entry_bytes: number;
+  max_bytes: number;
+  operations: string[];
+  cache_side_effects: boolean;
+  coalesce: boolean;
+}
+
+/** A request whose answer may be stored: what the cache tap decided, for the log tap. */
+interface CacheTicket {
+  key: string;
+  /** This request leads a coalesced miss: its followers wait for the log tap. */
+  leads: boolean;
+}
+
+declare module '../../core/context.js' {
+  interface ContextLocals {
+    cache?: CacheTicket;
+  }
+}
+
+export default definePlugin<CacheOptions>({
+  name: NAME,
+  schema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      backend: { enum: ['memory', 'redis'], default: 'memory' },
+      redis_url: { type: 'string', minLength: 1, default: 'redis://127.0.0.1:6379' },
+      key_prefix: { type: 'string', minLength: 1, default: 'sluice:cache' },
+      scope: { enum: ['key', 'deployment'], default: 'key' },
+      ttl_seconds: { type: 'number', exclusiveMinimum: 0, default: 3600 },
+      max_entry_bytes: { type: 'integer', minimum: 1, default: 1048576 },
+      max_bytes: { type: 'integer', minimum: 1, default: 104857600 },
+      operations: { type: 'array', items: { enum: ['chat', 'embeddings', 'responses'] }, default: ['chat', 'embeddings', 'responses'] },
+      cache_side_effects: { type: 'boolean', default: false },
+      coalesce: { type: 'boolean', default: true },
+    },
+  },
+  setup(gw, options) {
+    const warn = (what: string) => (err: unknown): undefined => {
+      gw.logger.warn(`cache: ${what}: ${err instanceof Error ? err.message : String(err)}`);
+    };
+    const store: CacheStore = options.backend === 'redis' ? new RedisStore(options.redis_url, options.key_prefix, warn('redis')) : new MemoryStore(options.max_bytes);
+    const coalescer = options.coalesce ? new Coalescer() : null;
+    const operations = new Set(options.operations);
+    const ttlMs = options.ttl_seconds * 1000;
+
+    // A backend that fails is a miss, never a failed request.
+    const lookup = async (ctx: RequestContext, key: string): Promise<Reply | undefined> => {
+      const text = await store.get(key).catch(warn('read'));
+      if (text === undefined) return undefined;
+      const reply = replyFrom(JSON.parse(text) as Entry, ctx.route.operation!, ctx.stream, NAME);
+      if (reply === null) return undefined;
+      ctx.cacheHit = true;
+      reply.headers = { 'x-cache': 'HIT' };
+      return reply;
+    };
+
+    gw.stages.cache.tapPromise(NAME, async (ctx) => {
+      const policy = requestPolicy({ operation: ctx.route.operation ?? '', body: ctx.body ?? {}, headers: ctx.req.headers, operations, cacheSideEffects: options.cache_side_effects });
+      ctx.res.setHeader('x-cache', 'MISS');
+      if (policy === 'skip') return undefined;
+      const target = ctx.target!;
+      const scope = options.scope === 'key' ? (ctx.principal?.id ?? '') : '*';
+      const key = cacheKey({ scope, operation: ctx.route.operation!, provider: target.provider.name, model: target.model, body: ctx.body! });
+      ctx.locals.cache = { key, leads: false };
+      if (policy === 'refresh') return undefined;
+      const hit = await lookup(ctx, key);
+      if (hit !== undefined || coalescer === null) return hit;
+      const leader = coalescer.follow(key);
+      if (leader === undefined) {
+        ctx.locals.cache.leads = true;
+        return undefined;
+      }
+      await leader;
+      return await lookup(ctx, key);
+    });
+
+    gw.stages.log.tap(NAME, (ctx) => {
+      const ticket = ctx.locals.cache;
+      if (ticket === undefined) return;
+      const release = () => {
+        if (ticket.leads) coalescer?.release(ticket.key);
+      };
+      if (!storable(ctx)) return release();
+      const entry = JSON.stringify({ body: bodyText(ctx.responseBody), usage: ctx.usage } satisfies Entry);
+      if (entry.length > options.max_entry_bytes) return release();
+      // Followers look again only once the entry is there.
+      store.set(ticket.key, entry, ttlMs).catch(warn('write')).finally(release);
+    });
+
+    gw.lifecycle.close.tapPromise(NAME, () => store.close());
+  },
+});
+
+/** Only a successful, complete answer the provider gave is stored. */
+function storable(ctx: RequestContext): boolean {
+  return ctx.status === 200 && !ctx.cacheHit && !ctx.partial && ctx.error === null && ctx.responseBody !== null;
+}
