@@ -12,6 +12,16 @@ export interface Entry {
   usage: Usage | null;
 }
 
+/** A stored entry read back; null for text that is no entry (a shared Redis holds what anyone wrote). */
+export function parseEntry(text: string): Entry | null {
+  try {
+    const value = JSON.parse(text) as Partial<Entry> | null;
+    return typeof value?.body === 'string' && value.usage !== undefined ? (value as Entry) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The answer's body as JSON text: bytes forwarded untouched, or the (folded) object. */
 export function bodyText(responseBody: unknown): string {
   if (Buffer.isBuffer(responseBody)) return responseBody.toString('utf8');

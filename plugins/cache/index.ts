@@ -7,7 +7,7 @@ import { definePlugin } from '../../core/plugin.js';
 import type { Reply } from '../../core/reply.js';
 import { cacheKey } from './cache-key.js';
 import { Coalescer } from './coalescer.js';
-import { bodyText, replyFrom } from './entry.js';
+import { bodyText, parseEntry, replyFrom } from './entry.js';
 import type { Entry } from './entry.js';
 import { MemoryStore } from './memory-store.js';
 import { RedisStore } from './redis-store.js';
@@ -72,8 +72,8 @@ export default definePlugin<CacheOptions>({
     // A backend that fails is a miss, never a failed request.
     const lookup = async (ctx: RequestContext, key: string): Promise<Reply | undefined> => {
       const text = await store.get(key).catch(warn('read'));
-      if (text === undefined) return undefined;
-      const reply = replyFrom(JSON.parse(text) as Entry, ctx.route.operation!, ctx.stream, NAME);
+      const entry = text === undefined ? null : parseEntry(text);
+      const reply = entry === null ? null : replyFrom(entry, ctx.route.operation!, ctx.stream, NAME);
       if (reply === null) return undefined;
       ctx.cacheHit = true;
       reply.headers = { 'x-cache': 'HIT' };
