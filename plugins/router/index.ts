@@ -8,7 +8,7 @@ import { ORDER } from '../../core/stages.js';
 import type { Model, ModelMetadata } from '../../core/types/models.js';
 import { isModelAllowed } from './allowed-models.js';
 import { Catalog, type RuntimePrice } from './catalog.js';
-import { ModelResolver } from './model-resolver.js';
+import { ModelResolver, type VirtualPlan } from './model-resolver.js';
 import { ModelTable } from './model-table.js';
 import { routerSchema } from './schema.js';
 import type { RouterOptions } from './schema.js';
@@ -22,6 +22,8 @@ export interface ModelLookup {
   isListed(id: string): boolean;
   /** Sets (null: removes) the operator's price of a model id, for the next call and /v1/models. */
   setPrice(id: string, price: RuntimePrice | null): void;
+  /** A virtual model's targets and strategy (for failover); null for any other id. */
+  plan(id: string): VirtualPlan | null;
 }
 
 declare module '../../core/plugin.js' {
@@ -58,6 +60,7 @@ export default definePlugin<RouterOptions>({
         catalog.setPrice(id, price);
         table.reenrich();
       },
+      plan: (id: string) => resolver.plan(id),
     };
 
     gw.stages.route.tap({ name: NAME, stage: ORDER.DEFAULT }, (ctx: RequestContext) => {

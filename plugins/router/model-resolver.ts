@@ -1,15 +1,24 @@
-// Model id → Target. Virtual models first (an operator's alias), then `<prefix>/<model>`.
-// Targets of known models are built once per table change, so the common case allocates nothing.
+// Model id → Target. Virtual models first (an operator's alias or list of targets), then
+// `<prefix>/<model>`. Targets of known models are built once per table change, so the common
+// case allocates nothing. A virtual model routes to its first served target; the failover
+// plugin reads its whole plan (every served target, the strategy) to try the others.
 import type { Provider, ProviderRegistry, Target } from '../../core/provider.js';
 import type { Model, ModelMetadata } from '../../core/types/models.js';
 import type { ModelTable } from './model-table.js';
-import type { VirtualModelOptions } from './schema.js';
+import type { Strategy, VirtualModelOptions } from './schema.js';
+
+/** A virtual model's served targets, each its own model id and metadata (its own price). */
+export interface VirtualPlan {
+  strategy: Strategy;
+  targets: Array<{ target: Target; weight: number }>;
+}
 
 export class ModelResolver {
   readonly #providers: ProviderRegistry;
   readonly #table: ModelTable;
   readonly #virtual: ReadonlyMap<string, VirtualModelOptions>;
   #known = new Map<string, Target>();
+  #plans = new Map<string, VirtualPlan>();
 
   constructor(providers: ProviderRegistry, table: ModelTable, virtual: Record<string, VirtualModelOptions>) {
     this.#providers = providers;
@@ -24,12 +33,25 @@ export class ModelResolver {
       const target = this.#direct(model.id);
       if (target) known.set(model.id, target);
     }
+    const plans = new Map<string, VirtualPlan>();
     for (const [id, v] of this.#virtual) {
-      const inner = known.get(v.target) ?? this.#direct(v.target);
-      if (!inner) continue;
-      known.set(id, { provider: inner.provider, model: inner.model, id, metadata: mergeMetadata(inner.metadata, v) });
+      const targets: VirtualPlan['targets'] = [];
+      for (const member of membersOf(v)) {
+        const target = known.get(member.model) ?? this.#direct(member.model);
+        if (target) targets.push({ target, weight: member.weight });
+      }
+      const first = targets[0]?.target;
+      if (!first) continue;
+      plans.set(id, { strategy: v.strategy, targets });
+      known.set(id, { provider: first.provider, model: first.model, id, metadata: mergeMetadata(first.metadata, v) });
     }
     this.#known = known;
+    this.#plans = plans;
+  }
+
+  /** The plan of a virtual model id; null for any other id. */
+  plan(id: string): VirtualPlan | null {
+    return this.#plans.get(id) ?? null;
   }
 
   resolve(id: string): Target | null {
@@ -42,7 +64,8 @@ export class ModelResolver {
     for (const [id, v] of this.#virtual) {
       const target = this.#known.get(id);
       if (!target) continue;
-      out.push({ id, object: 'model', created: 0, owned_by: 'sluice', metadata: { ...(target.metadata ?? {}), virtual: true, target: v.target } });
+      const members = membersOf(v).map((m) => m.model);
+      out.push({ id, object: 'model', created: 0, owned_by: 'sluice', metadata: { ...(target.metadata ?? {}), virtual: true, target: members[0], targets: members, strategy: v.strategy } });
     }
     return out;
   }
@@ -59,6 +82,10 @@ export class ModelResolver {
     if (!provider) return null;
     return { provider, model: id.slice(slash + 1), id, metadata: this.#table.get(id)?.metadata ?? null };
   }
+}
+
+function membersOf(v: VirtualModelOptions): Array<{ model: string; weight: number }> {
+  return v.targets ?? [{ model: v.target!, weight: 1 }];
 }
 
 function mergeMetadata(base: ModelMetadata | null, v: VirtualModelOptions): ModelMetadata {

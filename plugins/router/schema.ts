@@ -1,6 +1,19 @@
+/** How the failover plugin orders a virtual model's targets for each call. */
+export type Strategy = 'failover' | 'weighted' | 'lowest_latency';
+
+export interface VirtualTargetOptions {
+  /** A served model id (`anthropic/claude-3-5-haiku-latest`). */
+  model: string;
+  /** Share of calls under `weighted` (relative to the other targets' weights). */
+  weight: number;
+}
+
 export interface VirtualModelOptions {
-  /** The model id it stands for (`openai/gpt-4o-mini`). */
-  target: string;
+  /** The model id it stands for (`openai/gpt-4o-mini`): an alias, one target. */
+  target?: string;
+  /** Several targets, tried by `strategy` (the failover plugin); the first one lists the model. */
+  targets?: VirtualTargetOptions[];
+  strategy: Strategy;
   display_name?: string;
   description?: string;
   /** Metadata merged over the target's. */
@@ -35,9 +48,24 @@ export const routerSchema = {
       additionalProperties: {
         type: 'object',
         additionalProperties: false,
-        required: ['target'],
+        // Either an alias (`target`) or a list of targets (`targets`), never both.
+        oneOf: [{ required: ['target'] }, { required: ['targets'] }],
         properties: {
           target: { type: 'string', pattern: '^[^/\\s]+/.+$' },
+          targets: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['model'],
+              properties: {
+                model: { type: 'string', pattern: '^[^/\\s]+/.+$' },
+                weight: { type: 'number', exclusiveMinimum: 0, default: 1 },
+              },
+            },
+          },
+          strategy: { enum: ['failover', 'weighted', 'lowest_latency'], default: 'failover' },
           display_name: { type: 'string' },
           description: { type: 'string' },
           metadata: { type: 'object' },
