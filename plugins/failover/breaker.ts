@@ -1,0 +1,56 @@
+// A circuit breaker per target model id: after `failure_threshold` consecutive failed calls the
+// target is out for `cooldown_ms`; then one call probes it (others still skip it) and its
+// outcome closes the breaker or opens it for another cooldown. Kept per process.
+import type { FailoverOptions } from './schema.js';
+
+interface TargetHealth {
+  failures: number;
+  /** While now < openUntil the target is skipped. */
+  openUntil: number;
+  probing: boolean;
+}
+
+export class CircuitBreaker {
+  readonly #options: FailoverOptions['breaker'];
+  readonly #health = new Map<string, TargetHealth>();
+  readonly #now: () => number;
+
+  constructor(options: FailoverOptions['breaker'], now: () => number = Date.now) {
+    this.#options = options;
+    this.#now = now;
+  }
+
+  /** Whether a call may go to the target now; claims the probe when the cooldown is over. */
+  admit(id: string): boolean {
+    const h = this.#health.get(id);
+    if (h === undefined || h.openUntil === 0) return true;
+    if (this.#now() < h.openUntil || h.probing) return false;
+    h.probing = true;
+    return true;
+  }
+
+  succeeded(id: string): void {
+    this.#health.delete(id);
+  }
+
+  failed(id: string): void {
+    const h = this.#health.get(id) ?? { failures: 0, openUntil: 0, probing: false };
+    h.failures += 1;
+    if (h.probing || h.failures >= this.#options.failure_threshold) h.openUntil = this.#now() + this.#options.cooldown_ms;
+    h.probing = false;
+    this.#health.set(id, h);
+  }
+
+  /** The call ended without a verdict on the target (its client left): another may probe it. */
+  released(id: string): void {
+    const h = this.#health.get(id);
+    if (h !== undefined) h.probing = false;
+  }
+
+  /** ms until the first of these targets may be probed (for a retry-after when all are out). */
+  waitMs(ids: readonly string[]): number {
+    let soonest = Infinity;
+    for (const id of ids) soonest = Math.min(soonest, Math.max(0, (this.#health.get(id)?.openUntil ?? 0) - this.#now()));
+    return soonest === Infinity ? 0 : soonest;
+  }
+}

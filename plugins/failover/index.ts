@@ -1,0 +1,91 @@
+// Failover in the `forward` stage: tries a virtual model's targets in its strategy's order
+// (any other model: its one target), each with retries and backoff on retryable errors, and
+// skips targets whose circuit breaker is open. gw.invoke settles before a stream's first byte
+// reaches the client, so every failure caught here left the client untouched; a stream that
+// fails later is ended by the relay with the error event.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RequestContext } from '../../core/context.js';
+import { GatewayError, isGatewayError, providerFailed } from '../../core/errors.js';
+import { definePlugin } from '../../core/plugin.js';
+import type { Reply } from '../../core/reply.js';
+import type { Target } from '../../core/provider.js';
+import { retryDelayMs } from './backoff.js';
+import { CircuitBreaker } from './breaker.js';
+import { LatencyTable } from './latency.js';
+import { failoverSchema, type FailoverOptions } from './schema.js';
+import { orderTargets } from './strategies.js';
+
+const NAME = 'failover';
+
+export default definePlugin<FailoverOptions>({
+  name: NAME,
+  dependsOn: ['router'],
+  schema: failoverSchema,
+  setup(gw, options) {
+    const breaker = new CircuitBreaker(options.breaker);
+    const latency = new LatencyTable();
+
+    /** One target with its retries; null when it failed retryably (the next target may answer). */
+    const tryTarget = async (ctx: RequestContext, target: Target, failures: GatewayError[]): Promise<Reply | null> => {
+      for (let retry = 0; ; retry++) {
+        const started = performance.now();
+        try {
+          const reply = await gw.invoke(ctx, target);
+          breaker.succeeded(target.id);
+          latency.record(target.id, performance.now() - started);
+          return reply;
+        } catch (err) {
+          if (ctx.abort.aborted) {
+            breaker.released(target.id);
+            throw err;
+          }
+          // A refusal of the request itself (a 400) says the provider is up: not a failure of it.
+          if (!isGatewayError(err) || !err.retryable) {
+            breaker.succeeded(target.id);
+            throw err;
+          }
+          breaker.failed(target.id);
+          failures.push(err);
+          const delay = retry < options.retry.max_retries ? retryDelayMs(err, retry, options.retry) : null;
+          if (delay === null) return null;
+          await sleep(delay, undefined, { signal: ctx.abort.signal });
+          if (!breaker.admit(target.id)) return null;
+        }
+      }
+    };
+
+    gw.stages.forward.tapPromise(NAME, async (ctx) => {
+      const routed = ctx.target!;
+      // dependsOn router: it set the models service up.
+      const plan = gw.services.models!.plan(routed.id);
+      const targets = plan === null ? [routed] : orderTargets(plan.strategy, plan.targets, latency);
+      const failures: GatewayError[] = [];
+      for (const target of targets) {
+        if (!breaker.admit(target.id)) continue;
+        const reply = await tryTarget(ctx, target, failures);
+        if (reply !== null) return reply;
+      }
+      const last = failures.at(-1);
+      if (last === undefined) throw allTargetsOut(routed.id, breaker.waitMs(targets.map((t) => t.id)));
+      throw targets.length > 1 ? everyTargetFailed(routed.id, last) : last;
+    });
+  },
+});
+
+/** Every target failed: 502 naming the last provider, 504 when its last failure was a timeout. */
+function everyTargetFailed(id: string, last: GatewayError): GatewayError {
+  const status = last.status === 504 ? 504 : 502;
+  return providerFailed(last.provider ?? 'unknown', `every target of '${id}' failed; the last said: ${last.message}`, last, status, last.code);
+}
+
+/** Every target's breaker is open: nothing was called. */
+function allTargetsOut(id: string, waitMs: number): GatewayError {
+  return new GatewayError({
+    status: 503,
+    type: 'provider_error',
+    message: `every target of '${id}' is out after repeated failures; try again later`,
+    code: 'circuit_open',
+    retryable: true,
+    retryAfter: Math.max(1, Math.ceil(waitMs / 1000)),
+  });
+}
