@@ -28,6 +28,9 @@ const VIRTUAL_MODELS = {
   fastest: { strategy: 'lowest_latency', targets: [{ model: 'a/gpt-4o-mini' }, { model: 'b/gpt-4o-mini' }] },
 };
 
+// The recorded claude model is not in the catalog: a price of its own, unlike gpt-4o-mini's.
+const CLAUDE_PRICE = { 'claude/claude-sonnet-4-20250514': { pricing: { currency: 'USD', input_per_mtok: 3, output_per_mtok: 15 } } };
+
 const FAILOVER = {
   retry: { max_retries: 1, backoff_base_ms: 10, backoff_max_ms: 50, retry_after_cap_ms: 1500 },
   breaker: { failure_threshold: 2, cooldown_ms: 400 },
@@ -61,7 +64,7 @@ describe('failover and virtual models @integration', () => {
           dead: { type: 'openai', base_url: `http://127.0.0.1:${deadPort}/v1`, api_key: 'sk-dead' },
           claude: { type: 'anthropic', base_url: claude.url, api_key: ANTHROPIC_KEY },
         },
-        plugins: [...withPluginOptions('router', { virtual_models: VIRTUAL_MODELS }), { name: 'failover', options: FAILOVER }],
+        plugins: [...withPluginOptions('router', { virtual_models: VIRTUAL_MODELS, model_overrides: CLAUDE_PRICE }), { name: 'failover', options: FAILOVER }],
       },
     });
   });
@@ -194,6 +197,13 @@ describe('failover and virtual models @integration', () => {
     const { data, response } = await ask('cross');
     expect([data.object, data.choices[0]!.message.role, data.choices[0]!.message.content]).to.deep.equal(['chat.completion', 'assistant', 'Hello World']);
     expect([response.headers.get('x-gateway-provider'), response.headers.get('x-gateway-model')]).to.deep.equal(['claude', 'claude-sonnet-4-20250514']);
+    // The cost is the answering call's: what the same call straight to claude costs, not openai's price.
+    const direct = await ask('claude/claude-sonnet-4-20250514');
+    const costOf = async (id: string | null): Promise<string | null> => (await auditEntry<{ cost: { total_usd: string | null } }>(gw, id!)).cost.total_usd;
+    const [viaFailover, straight] = [await costOf(response.headers.get('x-request-id')), await costOf(direct.response.headers.get('x-request-id'))];
+    expect(viaFailover).to.be.a('string');
+    expect(viaFailover).to.equal(straight);
+    expect(viaFailover).to.not.equal(await costOf((await ask('b/gpt-4o-mini')).response.headers.get('x-request-id')));
   });
 
   it('fails a stream over when the first target fails before its first byte', async () => {
