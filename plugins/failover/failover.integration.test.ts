@@ -229,7 +229,9 @@ describe('failover and virtual models @integration', () => {
       failure = err;
     }
     expect(text).to.equal('Hel');
+    // The SDK raises the gateway's error event as an APIError carrying the envelope.
     expect(failure).to.be.instanceOf(APIError);
+    expect((failure as APIError).error).to.deep.equal({ message: "provider 'a' unreachable or connection broken (UND_ERR_SOCKET)", type: 'provider_error', code: null, param: null, provider: 'a' });
     expect(chatCalls(b)).to.equal(0);
   });
 
