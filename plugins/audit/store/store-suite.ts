@@ -1,0 +1,248 @@
+// The suite every Store implementation passes (SQLite now, PostgreSQL next): call
+// describeStore() from the implementation's own test file with a fixture that opens a fresh,
+// empty store, and reopens the same one after a close. Usage is checked against sums computed
+// here from the entries themselves, so both implementations are held to the same numbers.
+import { expect } from 'chai';
+import { isGatewayError } from '../../../core/errors.js';
+import type { AuditEntry, AuditSummary } from '../audit-entry.js';
+import { isUnpriced, usageModel } from '../audit-entry.js';
+import type { AuditFilter, Store, UsageGroupBy, UsageRow } from './store.js';
+import { syntheticEntry } from './synthetic-entry.js';
+
+export interface StoreFixture {
+  /** Opens the store under test: empty the first time, the same data after a close. */
+  open(): Promise<Store>;
+  /** Removes what the fixture made (files, schema). */
+  destroy(): Promise<void>;
+}
+
+const HOUR = 3_600_000;
+// 2026-03-02T10:17:00Z: not on an hour, so windows have partial hours at both edges.
+const T0 = Date.UTC(2026, 2, 2, 10, 17);
+
+/** A uuid-shaped id whose order follows n. */
+function idOf(n: number): string {
+  return `0190${String(n).padStart(4, '0')}-0000-7000-8000-${String(n).padStart(12, '0')}`;
+}
+
+/** A varied set: 4 keys, 3 models (one never resolved), labels with several values, errors, unpriced calls. */
+export function variedEntries(count: number, start = T0): AuditEntry[] {
+  const entries: AuditEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    const labels: AuditEntry['labels'] = {};
+    if (i % 3 === 0) labels['team'] = i % 2 === 0 ? 'ml' : 'web';
+    if (i % 5 === 0) labels['env'] = ['prod', 'eu'];
+    if (i % 7 === 0) labels['constructor'] = 'yes';
+    const noProvider = i % 11 === 0;
+    entries.push(
+      syntheticEntry({
+        id: idOf(i),
+        // About 20 minutes apart, with a few sharing a millisecond.
+        ts: start + Math.floor(i / 2) * 1_234_567,
+        key_id: `key_${i % 4}`,
+        model: i % 13 === 0 ? null : i % 2 === 0 ? 'demo/echo' : 'demo/lorem',
+        resolved_model: noProvider ? null : i % 2 === 0 ? 'demo/echo' : 'virtual/fast',
+        provider: noProvider ? null : 'demo',
+        status: noProvider ? 404 : i % 9 === 0 ? 502 : 200,
+        input_tokens: noProvider ? 0 : 10 + i,
+        output_tokens: noProvider ? 0 : 2 * i,
+        total_tokens: noProvider ? 0 : 10 + 3 * i,
+        // Beyond 2^53 once summed: exactness needs integers, not doubles.
+        cost_pico: noProvider || i % 8 === 0 ? null : 100_000_000_000_000 + i,
+        labels,
+        trace_id: i % 4 === 0 ? `4bf92f3577b34da6a3ce929d0e0e${String(i).padStart(4, '0')}` : null,
+        request_body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: `question ${i}: 100% of_it` }] }),
+        response_body: i % 10 === 0 ? null : `{"answer":"Reply number ${i}"}`,
+      }),
+    );
+  }
+  return entries;
+}
+
+/** Usage as the contract defines it, computed from the entries. */
+export function expectedUsage(entries: readonly AuditEntry[], groupBy: UsageGroupBy, from: number, to: number): UsageRow[] {
+  const rows = new Map<string | null, UsageRow>();
+  const add = (value: string | null, e: AuditEntry): void => {
+    let row = rows.get(value);
+    if (row === undefined) rows.set(value, (row = { value, requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_pico: 0n, unpriced_requests: 0 }));
+    row.requests++;
+    row.input_tokens += e.input_tokens;
+    row.output_tokens += e.output_tokens;
+    row.total_tokens += e.total_tokens;
+    row.cost_pico += BigInt(e.cost_pico ?? 0);
+    if (isUnpriced(e)) row.unpriced_requests++;
+  };
+  for (const e of entries) {
+    if (e.ts < from || e.ts >= to) continue;
+    if (groupBy === 'key') add(e.key_id, e);
+    else if (groupBy === 'model') add(usageModel(e), e);
+    else if (groupBy === 'provider') add(e.provider, e);
+    else {
+      const name = groupBy.slice('label:'.length);
+      const value = Object.hasOwn(e.labels, name) ? e.labels[name] : undefined;
+      const values = [...new Set(value === undefined ? [] : typeof value === 'string' ? [value] : value)].filter((v) => v !== '');
+      if (values.length === 0) add(null, e);
+      for (const v of values) add(v, e);
+    }
+  }
+  return sortUsage([...rows.values()]);
+}
+
+function sortUsage(rows: UsageRow[]): UsageRow[] {
+  return rows.sort((a, b) => (a.cost_pico === b.cost_pico ? b.requests - a.requests : a.cost_pico < b.cost_pico ? 1 : -1));
+}
+
+function summaryOf(e: AuditEntry): AuditSummary {
+  const { request_headers: _h, request_body: _rq, request_body_truncated: _rqt, response_body: _rs, response_body_truncated: _rst, usage: _u, cost: _c, attempts: _a, ...summary } = e;
+  return summary;
+}
+
+function newestFirst(entries: readonly AuditEntry[]): AuditEntry[] {
+  // Insertion order breaks ties of one millisecond: the later insert is newer.
+  return entries.map((e, i) => ({ e, i })).sort((a, b) => b.e.ts - a.e.ts || b.i - a.i).map((x) => x.e);
+}
+
+export function describeStore(name: string, fixture: StoreFixture): void {
+  describe(`store suite: ${name}`, function () {
+    this.timeout(30_000);
+    let store: Store;
+
+    beforeEach(async () => {
+      store = await fixture.open();
+    });
+    afterEach(async () => {
+      await store.close();
+      await fixture.destroy();
+    });
+
+    async function ids(filter: AuditFilter, limit = 500): Promise<string[]> {
+      return (await store.audit.query(filter, null, limit)).data.map((e) => e.id);
+    }
+
+    it('gives back an inserted entry exactly, and null for an unknown id', async () => {
+      const [e] = variedEntries(1);
+      const entry = { ...e!, labels: { team: 'ml', env: ['prod', 'eu'] }, trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', error: { type: 'api_error', code: 'upstream_failed', message: 'no ✓', status: 502, provider: 'demo' } };
+      await store.audit.insert([entry]);
+      expect(await store.audit.get(entry.id)).to.deep.equal(entry);
+      expect(await store.audit.get('no-such-id')).to.equal(null);
+    });
+
+    it('skips an id it has already, without counting it twice', async () => {
+      const entries = variedEntries(3);
+      await store.audit.insert(entries.slice(0, 2));
+      await store.audit.insert(entries);
+      await store.audit.insert([{ ...entries[0]!, status: 500 }]);
+      expect(await ids({})).to.deep.equal(newestFirst(entries).map((e) => e.id));
+      expect((await store.audit.get(entries[0]!.id))!.status).to.equal(200);
+      expect(await store.audit.usage('key', T0 - HOUR, T0 + 10 * HOUR)).to.deep.equal(expectedUsage(entries, 'key', T0 - HOUR, T0 + 10 * HOUR));
+    });
+
+    it('lists summaries newest first, and filters by every field', async () => {
+      const entries = variedEntries(60);
+      await store.audit.insert(entries.slice(0, 30));
+      await store.audit.insert(entries.slice(30));
+      const all = newestFirst(entries);
+      const page = await store.audit.query({}, null, 500);
+      expect(page.next_cursor).to.equal(null);
+      expect(page.data).to.deep.equal(all.map(summaryOf));
+      const match = (pred: (e: AuditEntry) => boolean): string[] => all.filter(pred).map((e) => e.id);
+      expect(await ids({ model: 'virtual/fast' })).to.deep.equal(match((e) => usageModel(e) === 'virtual/fast'));
+      expect(await ids({ model: 'demo/echo' })).to.deep.equal(match((e) => usageModel(e) === 'demo/echo'));
+      expect(await ids({ provider: 'demo' })).to.deep.equal(match((e) => e.provider === 'demo'));
+      expect(await ids({ key: 'key_2' })).to.deep.equal(match((e) => e.key_id === 'key_2'));
+      expect(await ids({ status: [500, 599] })).to.deep.equal(match((e) => e.status >= 500));
+      expect(await ids({ status: [404, 404] })).to.deep.equal(match((e) => e.status === 404));
+      expect(await ids({ labels: [{ name: 'env', value: 'eu' }] })).to.deep.equal(match((e) => e.labels['env'] !== undefined));
+      expect(await ids({ labels: [{ name: 'team', value: 'ml' }, { name: 'env', value: 'prod' }] })).to.deep.equal(match((e) => e.labels['team'] === 'ml' && e.labels['env'] !== undefined));
+      expect(await ids({ labels: [{ name: 'constructor', value: 'yes' }] })).to.deep.equal(match((e) => Object.hasOwn(e.labels, 'constructor')));
+      expect(await ids({ labels: [{ name: 'hasOwnProperty', value: 'yes' }] })).to.deep.equal([]);
+      const from = T0 + 3 * HOUR + 1;
+      const to = T0 + 7 * HOUR;
+      expect(await ids({ from, to, key: 'key_1' })).to.deep.equal(match((e) => e.ts >= from && e.ts < to && e.key_id === 'key_1'));
+    });
+
+    it('searches the bodies for a literal substring, ASCII case-insensitively', async () => {
+      const entries = variedEntries(40);
+      await store.audit.insert(entries);
+      const all = newestFirst(entries);
+      const bodies = (e: AuditEntry): string => `${e.request_body ?? ''}\u0000${e.response_body ?? ''}`;
+      const match = (needle: string): string[] => all.filter((e) => bodies(e).toLowerCase().includes(needle.toLowerCase())).map((e) => e.id);
+      expect(await ids({ q: 'REPLY NUMBER 3' })).to.deep.equal(match('reply number 3'));
+      expect(await ids({ q: 'question 17:' })).to.deep.equal(match('question 17:'));
+      // % and _ are not wildcards; short needles work too.
+      expect(await ids({ q: '100% of_' })).to.have.length(40);
+      expect(await ids({ q: '0%' })).to.deep.equal(match('0%'));
+      expect(await ids({ q: '%' })).to.have.length(40);
+      expect(await ids({ q: 'o_i' })).to.have.length(0);
+      // Not across the two bodies.
+      expect(await ids({ q: '}]}{"answer' })).to.deep.equal([]);
+      expect(await ids({ q: 'Reply number 2', key: 'key_1' })).to.deep.equal(all.filter((e) => e.key_id === 'key_1' && bodies(e).includes('Reply number 2')).map((e) => e.id));
+      expect(await ids({ q: 'nowhere to be found' })).to.deep.equal([]);
+    });
+
+    it('pages with a cursor that neither repeats nor skips, even as entries arrive', async () => {
+      const entries = variedEntries(25);
+      await store.audit.insert(entries);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await store.audit.query({ provider: 'demo' }, cursor, 4);
+        seen.push(...page.data.map((e) => e.id));
+        cursor = page.next_cursor;
+        if (seen.length === 4) await store.audit.insert(variedEntries(30, T0 + 1000 * HOUR).slice(25));
+      } while (cursor !== null);
+      expect(seen).to.deep.equal(newestFirst(entries).filter((e) => e.provider === 'demo').map((e) => e.id));
+    });
+
+    it('refuses a cursor it did not make with a 400 naming the cursor', async () => {
+      try {
+        await store.audit.query({}, 'not-a-cursor', 10);
+        expect.fail('accepted a made-up cursor');
+      } catch (err) {
+        expect(isGatewayError(err) && err.status === 400 && err.param === 'cursor', String(err)).to.equal(true);
+      }
+    });
+
+    it('sums usage exactly for any window and grouping, edges inside hours', async () => {
+      const entries = variedEntries(120);
+      for (let i = 0; i < entries.length; i += 17) await store.audit.insert(entries.slice(i, i + 17));
+      const windows: Array<[number, number]> = [
+        [T0 - HOUR, T0 + 100 * HOUR],
+        [T0 + 90 * 60_000, T0 + 30 * HOUR + 1],
+        [T0 + 5 * 60_000, T0 + 50 * 60_000],
+        [Date.UTC(2026, 2, 2, 12), Date.UTC(2026, 2, 3, 3)],
+      ];
+      for (const [from, to] of windows) {
+        for (const groupBy of ['key', 'model', 'provider', 'label:team', 'label:env', 'label:constructor', 'label:hasOwnProperty', 'label:toString'] as const) {
+          expect(await store.audit.usage(groupBy, from, to), `${groupBy} over [${from}, ${to})`).to.deep.equal(expectedUsage(entries, groupBy, from, to));
+        }
+      }
+    });
+
+    it('purges entries started before a time, and keeps whole hours in usage', async () => {
+      const entries = variedEntries(50);
+      await store.audit.insert(entries);
+      const cut = Date.UTC(2026, 2, 2, 16);
+      const before = entries.filter((e) => e.ts < cut);
+      expect(await store.audit.purgeBefore(cut)).to.equal(before.length);
+      expect(await ids({})).to.deep.equal(newestFirst(entries.filter((e) => e.ts >= cut)).map((e) => e.id));
+      expect(await store.audit.get(before[0]!.id)).to.equal(null);
+      const from = Date.UTC(2026, 2, 2, 11);
+      const to = Date.UTC(2026, 2, 3, 6);
+      expect(await store.audit.usage('model', from, to)).to.deep.equal(expectedUsage(entries, 'model', from, to));
+      expect(await store.audit.purgeBefore(cut)).to.equal(0);
+    });
+
+    it('keeps everything across a close and a reopen, at the same schema version', async () => {
+      const entries = variedEntries(10);
+      await store.audit.insert(entries);
+      const version = store.schemaVersion;
+      expect(version).to.be.a('number').and.at.least(1);
+      await store.close();
+      store = await fixture.open();
+      expect(store.schemaVersion).to.equal(version);
+      expect(await ids({})).to.deep.equal(newestFirst(entries).map((e) => e.id));
+      expect(await store.audit.get(entries[3]!.id)).to.deep.equal(entries[3]);
+    });
+  });
+}

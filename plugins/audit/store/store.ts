@@ -1,0 +1,100 @@
+// The storage interface: what the gateway keeps, whatever keeps it. SQLite in the data
+// directory (store/sqlite/) and PostgreSQL (store/postgres/) implement it, and both pass one
+// suite (store-suite.ts). A Store groups its parts by concern: `audit` (entries and usage)
+// today; the keys and spend of the control plane join as sibling members (`keys`, `spend`)
+// of the same Store, so one database, one migration history and one connection setup serve all.
+import type { AuditEntry, AuditSummary } from '../audit-entry.js';
+
+/** `key`, `model`, `provider` or `label:<name>`. */
+export type UsageGroupBy = 'key' | 'model' | 'provider' | `label:${string}`;
+
+export interface LabelFilter {
+  name: string;
+  value: string;
+}
+
+export interface AuditFilter {
+  /** The model usage counts an entry under: the resolved model id, else the requested one. */
+  model?: string;
+  provider?: string;
+  /** A key id (`master` for the master key). */
+  key?: string;
+  /** Every label must match (AND); a multi-valued label matches any of its values. */
+  labels?: readonly LabelFilter[];
+  /** Inclusive status range: [200, 200], [400, 499], [400, 599] for any error. */
+  status?: readonly [number, number];
+  /** ms since the epoch, inclusive. */
+  from?: number;
+  /** ms since the epoch, exclusive. */
+  to?: number;
+  /** A literal substring of the request or response body, case-insensitive for ASCII letters. */
+  q?: string;
+}
+
+export interface AuditPage {
+  /** Newest first (by start time, then insertion order). */
+  data: AuditSummary[];
+  /** Opaque; null on the last page. */
+  next_cursor: string | null;
+}
+
+export interface UsageRow {
+  /** The key id, model id, provider or label value; null for calls without one. */
+  value: string | null;
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  /** Exact, in picodollars (1e-12 USD); calls of unknown price add nothing. */
+  cost_pico: bigint;
+  /** Calls that reached a provider and have no known price. */
+  unpriced_requests: number;
+}
+
+export interface AuditStore {
+  /**
+   * Stores a batch in one transaction, with its usage rollups. An entry whose id is stored
+   * already is skipped and not counted again, so a retried batch or a replayed journal is
+   * harmless.
+   */
+  insert(entries: readonly AuditEntry[]): Promise<void>;
+  /** The whole entry, or null when unknown or purged. */
+  get(id: string): Promise<AuditEntry | null>;
+  /** One page, newest first; a cursor this store did not make is a 400 (GatewayError, param `cursor`). */
+  query(filter: AuditFilter, cursor: string | null, limit: number): Promise<AuditPage>;
+  /**
+   * Exact totals over [from, to) (ms), sorted by cost then requests, descending. A label
+   * grouping counts an entry once under each of its values, and the entries without the label
+   * in one row whose value is null (absent when there are none).
+   */
+  usage(groupBy: UsageGroupBy, from: number, to: number): Promise<UsageRow[]>;
+  /** Deletes the entries started before `ts` (ms); usage of whole hours stays answerable. Returns how many. */
+  purgeBefore(ts: number): Promise<number>;
+}
+
+/**
+ * One step of an implementation's schema history. Steps are applied at open, in order, each in
+ * its own transaction with its row in the `schema_migrations (version, name, applied_at)`
+ * table, so an operator sees with `sqlite3`/`psql` what ran when. A database at a version newer
+ * than the code knows is refused.
+ */
+export interface Migration<Db> {
+  version: number;
+  name: string;
+  up(db: Db): void | Promise<void>;
+}
+
+export interface Store {
+  readonly audit: AuditStore;
+  /** The schema version the store's migrations brought the database to when it opened. */
+  readonly schemaVersion: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Which store to open, as plain data: it crosses to worker threads. Opening applies the
+ * implementation's versioned migrations (and upgrades older layouts) before it resolves.
+ */
+export type StoreSpec =
+  | { kind: 'sqlite'; /** The database file. */ file: string }
+  | { kind: 'postgres'; /** postgres://… (from the environment, e.g. DATABASE_URL). */ url: string; /** Default `public`. */ schema?: string };
