@@ -8,6 +8,7 @@ import type { AuditEntry, AuditSummary } from '../audit-entry.js';
 import { isUnpriced, usageModel } from '../audit-entry.js';
 import type { AuditFilter, Store, UsageGroupBy, UsageRow } from './store.js';
 import { syntheticEntry } from './synthetic-entry.js';
+import { sortUsage } from './usage-sums.js';
 
 export interface StoreFixture {
   /** Opens the store under test: empty the first time, the same data after a close. */
@@ -88,10 +89,6 @@ export function expectedUsage(entries: readonly AuditEntry[], groupBy: UsageGrou
   return sortUsage([...rows.values()]);
 }
 
-function sortUsage(rows: UsageRow[]): UsageRow[] {
-  return rows.sort((a, b) => (a.cost_pico === b.cost_pico ? b.requests - a.requests : a.cost_pico < b.cost_pico ? 1 : -1));
-}
-
 function summaryOf(e: AuditEntry): AuditSummary {
   const { request_headers: _h, request_body: _rq, request_body_truncated: _rqt, response_body: _rs, response_body_truncated: _rst, usage: _u, cost: _c, attempts: _a, ...summary } = e;
   return summary;
@@ -133,7 +130,7 @@ export function describeStore(name: string, fixture: StoreFixture): void {
       await store.audit.insert(entries);
       await store.audit.insert([{ ...entries[0]!, status: 500 }]);
       expect(await ids({})).to.deep.equal(newestFirst(entries).map((e) => e.id));
-      expect((await store.audit.get(entries[0]!.id))!.status).to.equal(200);
+      expect((await store.audit.get(entries[0]!.id))!.status).to.equal(entries[0]!.status);
       expect(await store.audit.usage('key', T0 - HOUR, T0 + 10 * HOUR)).to.deep.equal(expectedUsage(entries, 'key', T0 - HOUR, T0 + 10 * HOUR));
     });
 

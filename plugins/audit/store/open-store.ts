@@ -1,0 +1,13 @@
+// Opens the Store a spec names, in the calling thread. The gateway calls it inside worker
+// threads only (a synchronous driver must not run on the request loop).
+import type { Store, StoreSpec } from './store.js';
+import { SqliteStore } from './sqlite/sqlite-store.js';
+
+export function openStore(spec: StoreSpec): Promise<Store> {
+  switch (spec.kind) {
+    case 'sqlite':
+      return Promise.resolve(new SqliteStore(spec.file));
+    case 'postgres':
+      return Promise.reject(new Error('the PostgreSQL store is not built yet'));
+  }
+}

@@ -1,0 +1,46 @@
+// One page of GET /admin/audit as SQL: each filter narrows through its index, a label filter
+// through audit_labels (whose key is in time order, so it can drive the page), and `q` through
+// the trigram index of the bodies, with LIKE confirming each candidate (ASCII case folding, and
+// needles shorter than a trigram).
+import type { AuditFilter } from '../store.js';
+import type { CursorPosition } from '../cursor.js';
+import { SUMMARY_COLUMNS } from './entry-columns.js';
+
+export interface PageSql {
+  sql: string;
+  params: unknown[];
+}
+
+export function pageSql(filter: AuditFilter, before: CursorPosition | null, limit: number): PageSql {
+  const joins: string[] = [];
+  const where: string[] = [];
+  const params: unknown[] = [];
+  (filter.labels ?? []).forEach((label, i) => {
+    joins.push(`JOIN audit_labels l${i} ON l${i}.name = ? AND l${i}.value = ? AND l${i}.ts = e.ts AND l${i}.seq = e.seq`);
+    params.push(label.name, label.value);
+  });
+  // Ordered by the first label's key when there is one, so SQLite can walk it newest first.
+  const order = joins.length > 0 ? 'l0' : 'e';
+  const add = (clause: string, ...values: unknown[]): void => {
+    where.push(clause);
+    params.push(...values);
+  };
+  if (filter.model !== undefined) add('e.usage_model = ?', filter.model);
+  if (filter.provider !== undefined) add('e.provider = ?', filter.provider);
+  if (filter.key !== undefined) add('e.key_id = ?', filter.key);
+  if (filter.status !== undefined) add('e.status BETWEEN ? AND ?', filter.status[0], filter.status[1]);
+  if (filter.from !== undefined) add(`${order}.ts >= ?`, filter.from);
+  if (filter.to !== undefined) add(`${order}.ts < ?`, filter.to);
+  if (filter.q !== undefined) {
+    if ([...filter.q].length >= 3) add('e.seq IN (SELECT rowid FROM audit_bodies WHERE audit_bodies MATCH ?)', `"${filter.q.replaceAll('"', '""')}"`);
+    const like = `%${filter.q.replace(/[\\%_]/g, '\\$&')}%`;
+    add("(e.request_body LIKE ? ESCAPE '\\' OR e.response_body LIKE ? ESCAPE '\\')", like, like);
+  }
+  if (before !== null) add(`(${order}.ts < ? OR (${order}.ts = ? AND ${order}.seq < ?))`, before.ts, before.ts, before.seq);
+  params.push(limit);
+  const columns = SUMMARY_COLUMNS.split(', ').map((c) => `e.${c}`).join(', ');
+  return {
+    sql: `SELECT e.seq, ${columns} FROM audit_entries e ${joins.join(' ')} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order}.ts DESC, ${order}.seq DESC LIMIT ?`,
+    params,
+  };
+}

@@ -1,0 +1,39 @@
+// A Store whose database work runs in a worker thread (store-worker.ts): the request loop only
+// posts a message and awaits the answer, so no read, search or purge ever stalls it.
+import type { AuditEntry } from '../audit-entry.js';
+import { WorkerRpc } from '../worker-rpc.js';
+import type { AuditFilter, AuditPage, AuditStore, Store, StoreSpec, UsageGroupBy, UsageRow } from './store.js';
+
+export class WorkerStore implements Store {
+  readonly audit: AuditStore;
+  readonly schemaVersion: number;
+  readonly #rpc: WorkerRpc;
+
+  private constructor(rpc: WorkerRpc, schemaVersion: number) {
+    this.#rpc = rpc;
+    this.schemaVersion = schemaVersion;
+    this.audit = {
+      insert: (entries: readonly AuditEntry[]) => rpc.call<void>('insert', entries),
+      get: (id: string) => rpc.call<AuditEntry | null>('get', id),
+      query: (filter: AuditFilter, cursor: string | null, limit: number) => rpc.call<AuditPage>('query', filter, cursor, limit),
+      usage: (groupBy: UsageGroupBy, from: number, to: number) => rpc.call<UsageRow[]>('usage', groupBy, from, to),
+      purgeBefore: (ts: number) => rpc.call<number>('purgeBefore', ts),
+    };
+  }
+
+  /** Starts the worker and opens the store there (migrations included). */
+  static async open(spec: StoreSpec): Promise<WorkerStore> {
+    const rpc = new WorkerRpc(import.meta.url, './store-worker', spec);
+    try {
+      return new WorkerStore(rpc, await rpc.call<number>('open'));
+    } catch (err) {
+      await rpc.worker.terminate();
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#rpc.call('close').catch(() => undefined);
+    await this.#rpc.exited();
+  }
+}
