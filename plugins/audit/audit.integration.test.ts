@@ -10,9 +10,9 @@ import { expectError } from '../../test/helpers/errors.js';
 import { withPluginOptions } from '../../test/helpers/plugins.js';
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
-import type { AuditSummary } from './entry.js';
-import type { AuditEntryView } from './routes.js';
-import { SqliteAuditStore } from './sqlite-store.js';
+import type { AuditSummary } from './audit-entry.js';
+import type { AuditEntryView } from './routes/routes.js';
+import { SqliteStore } from './store/sqlite/sqlite-store.js';
 
 interface ListBody {
   object: string;
@@ -242,12 +242,12 @@ describe('audit log across a restart @integration', () => {
         sent.push(res.headers.get('x-request-id')!);
       }
       await gw.close();
-      const store = new SqliteAuditStore(join(dataDir, 'sluice.db'));
+      const store = new SqliteStore(join(dataDir, 'sluice.db'));
       try {
-        expect(store.query({}, null, 10).data.map((e) => e.id)).to.deep.equal(sent.reverse());
-        expect(store.get(sent[0]!)?.status).to.equal(200);
+        expect((await store.audit.query({}, null, 10)).data.map((e) => e.id)).to.deep.equal(sent.reverse());
+        expect((await store.audit.get(sent[0]!))?.status).to.equal(200);
       } finally {
-        store.close();
+        await store.close();
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

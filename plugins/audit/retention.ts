@@ -2,7 +2,7 @@
 // are kept: they are small, and usage over old periods stays answerable.
 import type { Logger } from '../../core/logger.js';
 import { Periodic } from './periodic.js';
-import type { AuditStore } from './store.js';
+import type { AuditStore } from './store/store.js';
 
 const DAY_MS = 86_400_000;
 const PURGE_EVERY_MS = 3_600_000;

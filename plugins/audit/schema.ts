@@ -7,11 +7,11 @@ export interface AuditOptions {
   retention_days: number;
   /** Bodies longer than this many bytes are cut (and flagged); null records them whole. */
   max_body_bytes: number | null;
-  /** Entries held in memory before new ones spill to the JSONL file in the data directory. */
+  /** Entries held in memory before new ones wait in the journal on disk only. */
   max_queue: number;
   /**
    * A queue this long is written at once instead of waiting for the timer; also the most
-   * entries one write (one transaction, holding the event loop ~1.5 ms per 100) takes.
+   * entries one transaction takes (the writer sizes them to a few milliseconds below that).
    */
   batch_size: number;
   flush_interval_ms: number;

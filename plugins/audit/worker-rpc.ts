@@ -46,6 +46,11 @@ export class WorkerRpc {
     this.worker.on('exit', (code) => fail(new Error(`the ${name} worker exited (code ${code})`)));
   }
 
+  /** A message that needs no answer. */
+  send(message: object): void {
+    if (this.#exited === null) this.worker.postMessage(message);
+  }
+
   call<T>(method: string, ...args: unknown[]): Promise<T> {
     if (this.#exited !== null) return Promise.reject(this.#exited);
     const id = this.#next++;
@@ -69,9 +74,10 @@ function startWorker(file: URL, workerData: unknown): Worker {
   return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(file.href)}); })`, { eval: true, workerData });
 }
 
-/** In a worker: answers each request with what `handle` returns or throws. */
-export function serveRequests(handle: (method: string, args: unknown[]) => unknown): void {
-  parentPort!.on('message', (m: Request) => {
+/** In a worker: answers each request with what `handle` returns or throws; other messages go to `onMessage`. */
+export function serveRequests(handle: (method: string, args: unknown[]) => unknown, onMessage: (message: unknown) => void = () => undefined): void {
+  parentPort!.on('message', (m: Request | { method?: undefined }) => {
+    if (m.method === undefined) return onMessage(m);
     void (async () => {
       try {
         parentPort!.postMessage({ id: m.id, result: await handle(m.method, m.args) } satisfies Reply);

@@ -27,7 +27,7 @@ export function readLabels(
   into: Record<string, string | string[]>,
 ): void {
   for (const rule of rules) {
-    if (keyLabels !== undefined && rule.label in keyLabels) continue;
+    if (keyLabels !== undefined && Object.hasOwn(keyLabels, rule.label)) continue;
     const raw = headers[rule.header];
     if (raw === undefined) continue;
     const text = Array.isArray(raw) ? raw.join(rule.delimiter ?? ',') : raw;

@@ -1,19 +1,16 @@
-// Bodies as stored, optionally capped. Request bytes are kept as received and a response the
-// core forwarded untouched as the bytes sent: neither is decoded, copied or re-serialised on
-// the way to the store (a store writes them as they are). A response object (a reassembled
-// stream, an error envelope) is serialised here, at flush time, never on the request path.
+// Bodies as the audit stores them: text, optionally cut at a byte cap on a UTF-8 character
+// boundary. A response object (a reassembled stream, an error envelope) is serialised here, by
+// the writer, never on the request path.
 
 export interface StoredBody {
-  /** Bytes as received or sent, or JSON text; null when there was no body. */
-  body: Buffer | string | null;
+  body: string | null;
   truncated: boolean;
 }
 
 const NONE: StoredBody = Object.freeze({ body: null, truncated: false });
 
 export function requestBody(raw: Buffer | null, cap: number | null): StoredBody {
-  if (raw === null) return NONE;
-  return cut(raw, cap);
+  return raw === null ? NONE : cut(raw, cap);
 }
 
 export function responseBody(body: unknown, cap: number | null): StoredBody {
@@ -35,16 +32,10 @@ export function responseBody(body: unknown, cap: number | null): StoredBody {
   return cut(Buffer.from(text, 'utf8'), cap);
 }
 
-/** A body's text, as the store gives it back. */
-export function bodyText(body: Buffer | string | null): string | null {
-  return body === null || typeof body === 'string' ? body : body.toString('utf8');
-}
-
 function cut(bytes: Buffer, cap: number | null): StoredBody {
-  if (cap === null || bytes.length <= cap) return { body: bytes, truncated: false };
+  if (cap === null || bytes.length <= cap) return { body: bytes.toString('utf8'), truncated: false };
   // Back up to the start of a UTF-8 sequence so the cut never leaves half a character.
   let end = cap;
   while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
-  // A view, not a copy: a request's buffers are never reused (entry.ts).
-  return { body: bytes.subarray(0, end), truncated: true };
+  return { body: bytes.toString('utf8', 0, end), truncated: true };
 }

@@ -1,13 +1,16 @@
 // The operator endpoints: GET /admin/audit (pages of summaries), GET /admin/audit/{id} (one
 // full entry) and GET /admin/usage (exact totals). Admin access only; the core answers 401/403.
-import type { RequestContext } from '../../core/context.js';
-import { badRequest, GatewayError } from '../../core/errors.js';
-import type { Gateway } from '../../core/plugin.js';
-import { sendJson } from '../../core/respond.js';
-import { formatUsd } from '../pricing/money.js';
-import type { AuditEntry } from './entry.js';
+// Each read first has the writer store what is queued, so a request that just finished is
+// listed; an entry answered but not stored (the store failing) is answered from the writer.
+import type { RequestContext } from '../../../core/context.js';
+import { badRequest, GatewayError } from '../../../core/errors.js';
+import type { Gateway } from '../../../core/plugin.js';
+import { sendJson } from '../../../core/respond.js';
+import { formatUsd } from '../../pricing/money.js';
+import type { AuditEntry } from '../audit-entry.js';
+import type { AuditStore } from '../store/store.js';
+import type { PendingAnswer } from '../writer/writer-messages.js';
 import { parseAuditQuery, parseUsageQuery } from './params.js';
-import type { AuditStore } from './store.js';
 
 /** An entry as GET /admin/audit/{id} shows it: JSON bodies parsed back into JSON. */
 export interface AuditEntryView extends Omit<AuditEntry, 'request_body' | 'response_body'> {
@@ -17,12 +20,18 @@ export interface AuditEntryView extends Omit<AuditEntry, 'request_body' | 'respo
 
 export interface AuditRoutesOptions {
   store: AuditStore;
-  /** Runs before every read, so an operator sees the requests that just finished. */
-  beforeRead: () => Promise<unknown>;
+  /** Stores what is queued; resolves whether everything is stored. */
+  beforeRead: () => Promise<boolean>;
+  /** An entry the writer holds and the store does not have yet. */
+  pending: (id: string) => Promise<PendingAnswer>;
+}
+
+function storeUnavailable(message: string): GatewayError {
+  return new GatewayError({ status: 503, type: 'internal_error', code: 'store_unavailable', message, retryAfter: 1 });
 }
 
 export function registerAuditRoutes(gw: Gateway, options: AuditRoutesOptions): void {
-  const { store, beforeRead } = options;
+  const { store, beforeRead, pending } = options;
 
   gw.addRoute({
     method: 'GET',
@@ -43,11 +52,15 @@ export function registerAuditRoutes(gw: Gateway, options: AuditRoutesOptions): v
     handler: async (ctx) => {
       const id = decodeParam(ctx.params['id']!);
       await beforeRead();
-      const entry = await store.get(id);
-      if (entry === null) {
-        throw new GatewayError({ status: 404, type: 'not_found_error', code: 'audit_entry_not_found', message: `no audit entry with id '${id}' (unknown, or purged by retention)`, param: 'id' });
-      }
-      sendJson(ctx, 200, toView(entry));
+      const entry = await store.get(id).catch((err: Error) => {
+        throw storeUnavailable(`the audit store cannot be read: ${err.message}`);
+      });
+      if (entry !== null) return sendJson(ctx, 200, toView(entry));
+      const held = await pending(id);
+      if (held.entry !== null) return sendJson(ctx, 200, toView(held.entry));
+      // Entries that wait on disk only cannot be looked through: "unknown" might be untrue.
+      if (held.failing && !held.complete) throw storeUnavailable('the audit store is failing and some answered entries are not stored yet; try again later');
+      throw new GatewayError({ status: 404, type: 'not_found_error', code: 'audit_entry_not_found', message: `no audit entry with id '${id}' (unknown, or purged by retention)`, param: 'id' });
     },
   });
 

@@ -1,7 +1,7 @@
 // Query parameters of the admin endpoints, checked strictly: a mistyped filter name or value is
 // a 400 naming it, never a silently unfiltered answer.
-import { badRequest } from '../../core/errors.js';
-import type { AuditFilter, UsageGroupBy } from './store.js';
+import { badRequest } from '../../../core/errors.js';
+import type { AuditFilter, UsageGroupBy } from '../store/store.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;

@@ -14,7 +14,8 @@ function counter(name: string, help: string): Counter {
   return (register.getSingleMetric(name) as Counter | undefined) ?? new Counter({ name, help });
 }
 
-export const spilledTotal = counter('sluice_audit_spilled_total', 'Audit entries written to the spill file because the in-memory queue was full or the store failed.');
+export const spilledTotal = counter('sluice_audit_spilled_total', 'Audit entries kept on disk only (in the journal) because the in-memory queue was full, to be stored later.');
+export const failedWritesTotal = counter('sluice_audit_failed_writes_total', 'Writes (transactions) of audit entries the store refused; the entries are kept and retried.');
 
 // Read at scrape time rather than set per request: the request path stays free of it.
 if (register.getSingleMetric('sluice_audit_queue_length') === undefined) {

@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RequestContext } from '../../core/context.js';
-import { badRequest } from '../../core/errors.js';
-import type { Provider, Target } from '../../core/provider.js';
-import type { RouteSpec } from '../../core/routes.js';
-import { emptyUsage } from '../../core/types/usage.js';
-import { isUnpriced, materialize, recordOf, toEntry } from './entry.js';
+import { RequestContext } from '../../../core/context.js';
+import { badRequest } from '../../../core/errors.js';
+import type { Provider, Target } from '../../../core/provider.js';
+import type { RouteSpec } from '../../../core/routes.js';
+import { emptyUsage } from '../../../core/types/usage.js';
+import { isUnpriced } from '../audit-entry.js';
+import { capture } from './capture.js';
+import { materialize } from './materialize.js';
 import { isCredentialHeader, redactHeaders } from './redact.js';
 
 const ROUTE: RouteSpec = { method: 'POST', path: '/v1/chat/completions', access: 'client', operation: 'chat', body: 'json', streamFormat: null, handler: null };
@@ -20,13 +22,13 @@ function makeContext(headers: Record<string, string | string[]> = {}, remoteAddr
 const NONE = { trustProxy: false };
 const WHOLE = { maxBodyBytes: null };
 
-describe('audit entry', () => {
+describe('audit capture', () => {
   it('captures references only: no copy, no serialisation on the request path', () => {
     const ctx = makeContext({ 'content-type': 'application/json' });
     ctx.responseBody = { id: 'x', choices: [] };
     ctx.rawBody = Buffer.from('{"model":"demo/echo"}');
     ctx.labels = { team: 'ml' };
-    const captured = toEntry(ctx, NONE);
+    const captured = capture(ctx, NONE);
     expect(captured.responseBody).to.equal(ctx.responseBody);
     expect(captured.rawBody).to.equal(ctx.rawBody);
     expect(captured.headers).to.equal(ctx.req.headers);
@@ -52,8 +54,9 @@ describe('audit entry', () => {
     usage.total_tokens = 13;
     ctx.usage = usage;
     ctx.cost = { total_usd: '0.0000033', source: 'computed', pico_usd: '3300000', lines: [] };
-    ctx.attempts.push({ provider: 'demo', model: 'echo', status: 200, error: null, duration_ms: 2.5000004, queued_ms: 0 });
-    const entry = materialize(toEntry(ctx, NONE), WHOLE);
+    ctx.attempts.push({ provider: 'demo', model: 'echo', status: 200, error: null, duration_ms: 2.5000004, queued_ms: 0.0000004 });
+    ctx.traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const entry = materialize(capture(ctx, NONE), WHOLE);
     expect(entry).to.deep.equal({
       id: ctx.id,
       time: new Date(ctx.startedAt).toISOString(),
@@ -81,6 +84,7 @@ describe('audit entry', () => {
       cost_source: 'computed',
       cache_hit: false,
       error: null,
+      trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
       request_headers: { 'content-type': 'application/json', authorization: '[redacted]', 'user-agent': 'test' },
       request_body: '{ "model": "demo/echo",  "messages": [] }',
       request_body_truncated: false,
@@ -133,90 +137,27 @@ describe('audit entry', () => {
 
   it('takes the client address from the socket, and from x-forwarded-for only when trusted', () => {
     const ctx = makeContext({ 'x-forwarded-for': '203.0.113.7, 10.0.0.1' }, '10.0.0.1');
-    expect(materialize(toEntry(ctx, NONE), WHOLE).client_ip).to.equal('10.0.0.1');
-    expect(materialize(toEntry(ctx, { trustProxy: true }), WHOLE).client_ip).to.equal('203.0.113.7');
+    expect(materialize(capture(ctx, NONE), WHOLE).client_ip).to.equal('10.0.0.1');
+    expect(materialize(capture(ctx, { trustProxy: true }), WHOLE).client_ip).to.equal('203.0.113.7');
     const direct = makeContext({}, '::1');
-    expect(materialize(toEntry(direct, { trustProxy: true }), WHOLE).client_ip).to.equal('::1');
+    expect(materialize(capture(direct, { trustProxy: true }), WHOLE).client_ip).to.equal('::1');
   });
 
   it('cuts bodies at the cap on a character boundary and says so', () => {
     const ctx = makeContext();
     ctx.rawBody = Buffer.from('{"text":"ééééé"}');
     ctx.responseBody = { text: 'ab€cd' };
-    const entry = materialize(toEntry(ctx, NONE), { maxBodyBytes: 12 });
+    const entry = materialize(capture(ctx, NONE), { maxBodyBytes: 12 });
     // 'é' is 2 bytes: the first takes bytes 9-10, the second 11-12, one past a 12-byte cap.
     expect(entry.request_body).to.equal('{"text":"é');
     expect(entry.request_body_truncated).to.equal(true);
     // The euro sign takes bytes 11-13: it does not fit in 12.
     expect(entry.response_body).to.equal('{"text":"ab');
     expect(entry.response_body_truncated).to.equal(true);
-    const whole = materialize(toEntry(ctx, NONE), { maxBodyBytes: 1000 });
+    const whole = materialize(capture(ctx, NONE), { maxBodyBytes: 1000 });
     expect(whole.request_body).to.equal('{"text":"ééééé"}');
     expect(whole.request_body_truncated).to.equal(false);
     expect(whole.response_body_truncated).to.equal(false);
-  });
-
-  describe("a provider's raw usage already in the response body", () => {
-    const RAW = { prompt_tokens: 41, completion_tokens: 10, total_tokens: 51, prompt_tokens_details: { cached_tokens: 0 } };
-    const BODY = `{"id":"chatcmpl-1","object":"chat.completion","choices":[],"usage":${JSON.stringify(RAW)},"system_fingerprint":"fp_1"}`;
-
-    function pricedContext(responseBody: unknown, raw: unknown): RequestContext {
-      const ctx = makeContext();
-      ctx.target = TARGET;
-      ctx.responseBody = responseBody;
-      const usage = emptyUsage();
-      usage.input_tokens = 41;
-      usage.output_tokens = 10;
-      usage.total_tokens = 51;
-      usage.raw = raw;
-      ctx.usage = usage;
-      return ctx;
-    }
-
-    /** The detail's usage array as stored: the record's JSON text, parsed. */
-    function storedUsage(ctx: RequestContext, maxBodyBytes: number | null = null): unknown[] {
-      return (JSON.parse(recordOf(toEntry(ctx, NONE), { maxBodyBytes }).detail) as unknown[][])[18]!;
-    }
-
-    it('is stored as a reference to forwarded bytes that hold it, and read back from them', () => {
-      const ctx = pricedContext(Buffer.from(BODY), structuredClone(RAW));
-      expect(storedUsage(ctx)).to.deep.equal([41, 10, 51, 0, 0, 0, 0, 0, null, null, 1]);
-      const entry = materialize(toEntry(ctx, NONE), WHOLE);
-      expect(entry.response_body).to.equal(BODY);
-      expect(entry.usage).to.deep.equal({ ...emptyUsage(), input_tokens: 41, output_tokens: 10, total_tokens: 51, raw: RAW });
-    });
-
-    it('is read back from forwarded bytes that are not JSON as a whole elsewhere (a NaN logprob)', () => {
-      const body = `{"choices":[{"logprobs":{"content":[{"logprob":-Infinity}]}}],"usage":${JSON.stringify(RAW)}}`;
-      const ctx = pricedContext(Buffer.from(body), structuredClone(RAW));
-      expect(materialize(toEntry(ctx, NONE), WHOLE).usage!.raw).to.deep.equal(RAW);
-    });
-
-    it('is copied when an object body could not be serialised (the stored body is a note)', () => {
-      const ctx = pricedContext({ usage: structuredClone(RAW), big: 1n }, RAW);
-      const entry = materialize(toEntry(ctx, NONE), WHOLE);
-      expect(entry.response_body).to.match(/^\[unserializable response body: /);
-      expect(entry.usage!.raw).to.deep.equal(RAW);
-    });
-
-    it('is copied when the bytes hold another usage, or the body was cut', () => {
-      const other = { ...RAW, total_tokens: 52 };
-      expect(storedUsage(pricedContext(Buffer.from(BODY), other))[9]).to.deep.equal(other);
-      const cut = pricedContext(Buffer.from(BODY), RAW);
-      expect(storedUsage(cut, 40)[9]).to.deep.equal(RAW);
-      expect(materialize(toEntry(cut, NONE), { maxBodyBytes: 40 }).usage!.raw).to.deep.equal(RAW);
-    });
-
-    it('is a reference when an object body (a folded stream) holds the same usage, a copy when it differs', () => {
-      const same = pricedContext({ id: 'chatcmpl-1', choices: [], usage: structuredClone(RAW) }, RAW);
-      expect(storedUsage(same)).to.have.length(11);
-      expect(materialize(toEntry(same, NONE), WHOLE).usage!.raw).to.deep.equal(RAW);
-      const other = pricedContext({ id: 'chatcmpl-1', choices: [], usage: { ...RAW, total_tokens: 52 } }, RAW);
-      expect(storedUsage(other)[9]).to.deep.equal(RAW);
-      // A translated provider's body carries OpenAI's usage, its raw usage is the provider's own.
-      const translated = pricedContext({ id: 'chatcmpl-1', choices: [], usage: RAW }, { input_tokens: 41, output_tokens: 10 });
-      expect(materialize(toEntry(translated, NONE), WHOLE).usage!.raw).to.deep.equal({ input_tokens: 41, output_tokens: 10 });
-    });
   });
 
   it('records a failed call: the error, no usage, an unknown price without a provider', () => {
@@ -224,7 +165,7 @@ describe('audit entry', () => {
     ctx.model = 'nobody/x';
     ctx.status = 400;
     ctx.error = badRequest("'messages' is required", 'messages');
-    const entry = materialize(toEntry(ctx, NONE), WHOLE);
+    const entry = materialize(capture(ctx, NONE), WHOLE);
     expect(entry.error).to.deep.equal({ type: 'invalid_request_error', code: null, message: "'messages' is required", status: 400, provider: null });
     expect(entry).to.include({ status: 400, provider: null, resolved_model: null, cost_usd: null, cost_pico: null, cost_source: null, input_tokens: 0, total_tokens: 0, key_id: null });
     // The client got the error envelope, so that is the response body.
@@ -236,7 +177,7 @@ describe('audit entry', () => {
     const ctx = makeContext();
     ctx.target = TARGET;
     ctx.cost = { total_usd: null, source: 'unknown', pico_usd: null, lines: [] };
-    const entry = materialize(toEntry(ctx, NONE), WHOLE);
+    const entry = materialize(capture(ctx, NONE), WHOLE);
     expect(entry).to.include({ cost_usd: null, cost_pico: null, cost_source: 'unknown' });
     expect(isUnpriced(entry)).to.equal(true);
   });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { GatewayError } from '../../core/errors.js';
+import type { GatewayError } from '../../../core/errors.js';
 import { parseAuditQuery, parseUsageQuery } from './params.js';
 
 function rejection(fn: () => unknown): { status: number; param: string | null } {
