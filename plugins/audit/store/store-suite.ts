@@ -52,7 +52,7 @@ export function variedEntries(count: number, start = T0): AuditEntry[] {
         cost_pico: noProvider || i % 8 === 0 ? null : 100_000_000_000_000 + i,
         labels,
         trace_id: i % 4 === 0 ? `4bf92f3577b34da6a3ce929d0e0e${String(i).padStart(4, '0')}` : null,
-        request_body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: `question ${i}: 100% of_it` }] }),
+        request_body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: `question ${i}: 100% of_it${i % 6 === 0 ? ' ünïcode é' : ''}` }] }),
         response_body: i % 10 === 0 ? null : `{"answer":"Reply number ${i}"}`,
       }),
     );
@@ -175,6 +175,8 @@ export function describeStore(name: string, fixture: StoreFixture): void {
       expect(await ids({ q: '}]}{"answer' })).to.deep.equal([]);
       expect(await ids({ q: 'Reply number 2', key: 'key_1' })).to.deep.equal(all.filter((e) => e.key_id === 'key_1' && bodies(e).includes('Reply number 2')).map((e) => e.id));
       expect(await ids({ q: 'nowhere to be found' })).to.deep.equal([]);
+      // Inside words, across words, and beyond ASCII.
+      for (const needle of ['uestio', 'ply numb', 'ly number 1', 'stion 3', '"content":"q', 'Reply', 'y n', 'é', 'ünï', 'zq']) expect(await ids({ q: needle }), needle).to.deep.equal(match(needle));
     });
 
     it('pages with a cursor that neither repeats nor skips, even as entries arrive', async () => {

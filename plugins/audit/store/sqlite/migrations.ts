@@ -41,8 +41,9 @@ export const MIGRATIONS: ReadonlyArray<Migration<Database>> = [
   ) WITHOUT ROWID;
   CREATE INDEX audit_labels_ts ON audit_labels (ts);
 
-  -- The bodies' trigrams (rowid = seq), for q: candidates that LIKE then confirms.
-  CREATE VIRTUAL TABLE audit_bodies USING fts5 (request_body, response_body, content = '', contentless_delete = 1, tokenize = 'trigram');
+  -- The bodies' words (rowid = seq), for q: candidates that LIKE then confirms (body-search.ts).
+  CREATE VIRTUAL TABLE audit_bodies USING fts5 (request_body, response_body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');
+  CREATE VIRTUAL TABLE audit_body_words USING fts5vocab (audit_bodies, 'row');
 
   -- Per UTC hour: totals by key, model, provider, label:<name> (each value), labelled:<name>
   -- (entries with the label, once each) and all; '' stands for no value.

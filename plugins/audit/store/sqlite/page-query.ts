@@ -1,9 +1,9 @@
 // One page of GET /admin/audit as SQL: each filter narrows through its index, a label filter
 // through audit_labels (whose key is in time order, so it can drive the page), and `q` through
-// the trigram index of the bodies, with LIKE confirming each candidate (ASCII case folding, and
-// needles shorter than a trigram).
+// the word index of the bodies (body-search.ts), with LIKE confirming each candidate.
 import type { AuditFilter } from '../store.js';
 import type { CursorPosition } from '../cursor.js';
+import { likePattern } from './body-search.js';
 import { SUMMARY_COLUMNS } from './entry-columns.js';
 
 export interface PageSql {
@@ -11,7 +11,8 @@ export interface PageSql {
   params: unknown[];
 }
 
-export function pageSql(filter: AuditFilter, before: CursorPosition | null, limit: number): PageSql {
+/** `candidates`: the FTS5 query narrowing q (body-search.ts), '' for none. */
+export function pageSql(filter: AuditFilter, before: CursorPosition | null, limit: number, candidates = ''): PageSql {
   const joins: string[] = [];
   const where: string[] = [];
   const params: unknown[] = [];
@@ -32,8 +33,8 @@ export function pageSql(filter: AuditFilter, before: CursorPosition | null, limi
   if (filter.from !== undefined) add(`${order}.ts >= ?`, filter.from);
   if (filter.to !== undefined) add(`${order}.ts < ?`, filter.to);
   if (filter.q !== undefined) {
-    if ([...filter.q].length >= 3) add('e.seq IN (SELECT rowid FROM audit_bodies WHERE audit_bodies MATCH ?)', `"${filter.q.replaceAll('"', '""')}"`);
-    const like = `%${filter.q.replace(/[\\%_]/g, '\\$&')}%`;
+    if (candidates !== '') add('e.seq IN (SELECT rowid FROM audit_bodies WHERE audit_bodies MATCH ?)', candidates);
+    const like = likePattern(filter.q);
     add("(e.request_body LIKE ? ESCAPE '\\' OR e.response_body LIKE ? ESCAPE '\\')", like, like);
   }
   if (before !== null) add(`(${order}.ts < ? OR (${order}.ts = ? AND ${order}.seq < ?))`, before.ts, before.ts, before.seq);

@@ -9,6 +9,8 @@ import type { Database as Db, Statement } from 'better-sqlite3';
 import type { AuditEntry } from '../../audit-entry.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import type { AuditFilter, AuditPage, AuditStore, Store, UsageGroupBy, UsageRow } from '../store.js';
+import { candidateQuery, MAX_WORDS } from './body-search.js';
+import type { VocabularyLookup } from './body-search.js';
 import { ENTRY_COLUMNS, entryOfRow } from './entry-columns.js';
 import { insertEntries } from './insert.js';
 import { migrate } from './migrations.js';
@@ -47,12 +49,14 @@ export class SqliteAuditStore implements AuditStore {
   readonly #usage: UsageQuery;
   readonly #purge: (ts: number) => number;
   readonly #pages = new Map<string, Statement>();
+  readonly #vocabulary: VocabularyLookup;
 
   constructor(db: Db) {
     this.#db = db;
     this.#insert = db.transaction((entries: readonly AuditEntry[]) => insertEntries(db, entries));
     this.#get = db.prepare(`SELECT ${ENTRY_COLUMNS} FROM audit_entries WHERE id = ?`);
     this.#usage = new UsageQuery(db);
+    this.#vocabulary = db.prepare(`SELECT term FROM audit_body_words WHERE term LIKE ? ESCAPE '\\' LIMIT ${MAX_WORDS}`).pluck() as VocabularyLookup;
     const oldest = `SELECT seq FROM audit_entries WHERE ts < ? ORDER BY ts, seq LIMIT ${PURGE_CHUNK}`;
     const bodies = db.prepare(`DELETE FROM audit_bodies WHERE rowid IN (${oldest})`);
     const labels = db.prepare(`DELETE FROM audit_labels WHERE ts < ? AND seq IN (${oldest})`);
@@ -81,8 +85,10 @@ export class SqliteAuditStore implements AuditStore {
 
   query(filter: AuditFilter, cursor: string | null, limit: number): Promise<AuditPage> {
     const before = cursor === null ? null : decodeCursor(cursor);
+    const candidates = filter.q === undefined ? '' : candidateQuery(filter.q, this.#vocabulary);
+    if (candidates === null) return Promise.resolve({ data: [], next_cursor: null });
     // One row more than asked says whether another page exists.
-    const { sql, params } = pageSql(filter, before, limit + 1);
+    const { sql, params } = pageSql(filter, before, limit + 1, candidates);
     let statement = this.#pages.get(sql);
     if (statement === undefined) this.#pages.set(sql, (statement = this.#db.prepare(sql)));
     const rows = statement.all(...params) as Array<Record<string, unknown>>;
