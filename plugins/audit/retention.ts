@@ -1,7 +1,7 @@
-// Retention: raw entries older than retention_days are purged at start and every hour. Rollups
-// are kept: they are small, and usage over old periods stays answerable.
+// Retention: raw entries older than retention_days are purged at start and every hour (an
+// unref'd timer, one purge at a time). Rollups are kept: they are small, and usage over old
+// periods stays answerable.
 import type { Logger } from '../../core/logger.js';
-import { Periodic } from './periodic.js';
 import type { AuditStore } from './store/store.js';
 
 const DAY_MS = 86_400_000;
@@ -11,7 +11,8 @@ export class Retention {
   readonly #store: AuditStore;
   readonly #days: number;
   readonly #logger: Pick<Logger, 'info' | 'error'>;
-  readonly #periodic = new Periodic((now) => this.#purge(now), PURGE_EVERY_MS);
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<void> | null = null;
 
   constructor(store: AuditStore, days: number, logger: Pick<Logger, 'info' | 'error'>) {
     this.#store = store;
@@ -22,17 +23,16 @@ export class Retention {
   /** Purges now, then hourly. Does nothing when retention is 0 (keep forever). */
   start(): void {
     if (this.#days === 0) return;
-    this.#periodic.start();
+    void this.purge();
+    this.#timer = setInterval(() => void this.purge(), PURGE_EVERY_MS).unref();
   }
 
   /** One purge run (a second call while one runs joins it). Never rejects. */
   purge(now: number = Date.now()): Promise<void> {
-    return this.#periodic.run(now);
-  }
-
-  /** Stops the timer and waits for a running purge, so the store can be closed after. */
-  stop(): Promise<void> {
-    return this.#periodic.stop();
+    this.#running ??= this.#purge(now).finally(() => {
+      this.#running = null;
+    });
+    return this.#running;
   }
 
   async #purge(now: number): Promise<void> {
@@ -42,5 +42,12 @@ export class Retention {
     } catch (err) {
       this.#logger.error(`audit: purging old entries failed: ${(err as Error).message}`);
     }
+  }
+
+  /** Stops the timer and waits for a running purge, so the store can be closed after. */
+  async stop(): Promise<void> {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#running;
   }
 }

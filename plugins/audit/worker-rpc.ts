@@ -22,6 +22,8 @@ export interface Request {
 
 export class WorkerRpc {
   readonly worker: Worker;
+  /** Set by the owner once the worker answered its first call. */
+  opened = false;
   readonly #waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   #next = 0;
   #exited: Error | null = null;
@@ -60,9 +62,13 @@ export class WorkerRpc {
     });
   }
 
-  /** Resolves once the worker has exited. */
-  exited(): Promise<void> {
-    return this.#exited !== null ? Promise.resolve() : new Promise((resolve) => this.worker.once('exit', () => resolve()));
+  /** Calls `method` (the worker's own closing), then stops the thread. */
+  async close(method = 'close'): Promise<unknown> {
+    try {
+      return await this.call(method);
+    } finally {
+      await this.worker.terminate();
+    }
   }
 }
 

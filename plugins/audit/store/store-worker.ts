@@ -1,5 +1,5 @@
 // The worker thread behind WorkerStore: opens the store the spec names and runs its calls.
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { serveRequests } from '../worker-rpc.js';
 import { openStore } from './open-store.js';
 import type { AuditStore, Store, StoreSpec } from './store.js';
@@ -14,8 +14,6 @@ serveRequests(async (method, args) => {
   if (store === null) throw new Error('the store is not open');
   if (method === 'close') {
     await store.close();
-    // Let the answer go out before the port closes.
-    setImmediate(() => parentPort!.close());
     return undefined;
   }
   const call = store.audit[method as keyof AuditStore] as (...a: unknown[]) => Promise<unknown>;

@@ -33,7 +33,6 @@ export class WorkerStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.#rpc.call('close').catch(() => undefined);
-    await this.#rpc.exited();
+    await this.#rpc.close().catch(() => undefined);
   }
 }

@@ -25,7 +25,10 @@ export interface WriterOptions<C> {
 }
 
 export class AuditWriter<C> {
-  readonly #rpc: WorkerRpc;
+  readonly #data: JournalWorkerData;
+  #rpc: WorkerRpc;
+  /** A replacement worker opening: captures wait until it can take them. */
+  #opening: Promise<void> | null = null;
   readonly #materialize: (captured: C) => AuditEntry;
   readonly #logger: WriterOptions<C>['logger'];
   readonly #untrack: () => void;
@@ -41,7 +44,7 @@ export class AuditWriter<C> {
   private constructor(options: WriterOptions<C>) {
     this.#materialize = options.materialize;
     this.#logger = options.logger;
-    const data: JournalWorkerData = {
+    this.#data = {
       spec: options.spec,
       dir: options.dir,
       batchSize: options.batchSize,
@@ -49,8 +52,32 @@ export class AuditWriter<C> {
       maxQueue: options.maxQueue,
       retryMs: options.retryMs ?? 1000,
     };
-    this.#rpc = new WorkerRpc(import.meta.url, './journal-worker', data, (m) => this.#onEvent(m as WriterEvent));
+    this.#rpc = this.#spawn();
     this.#untrack = trackQueue(this);
+  }
+
+  #spawn(): WorkerRpc {
+    const rpc = new WorkerRpc(import.meta.url, './journal-worker', this.#data, (m) => this.#onEvent(m as WriterEvent));
+    rpc.worker.once('exit', (code) => {
+      // One that never opened is not replaced: its successor would fail the same way.
+      if (this.#closed || !rpc.opened) return;
+      // A bug in the worker, not the store: what it journaled comes back with the next one.
+      this.#logger.error(`audit: the writer's worker stopped (code ${code}); starting another, which replays the journal`);
+      this.#rpc = this.#spawn();
+      const next = this.#rpc;
+      this.#opening = next.call('open').then(
+        () => {
+          next.opened = true;
+          this.#opening = null;
+          this.#handOver();
+        },
+        (err: Error) => {
+          this.#opening = null;
+          this.#logger.error(`audit: the writer's worker cannot start again, entries are not recorded: ${err.message}`);
+        },
+      );
+    });
+    return rpc;
   }
 
   /** Starts the worker, which opens the store (migrations included) and replays what a previous run left. */
@@ -58,6 +85,7 @@ export class AuditWriter<C> {
     const writer = new AuditWriter(options);
     try {
       await writer.#rpc.call('open');
+      writer.#rpc.opened = true;
     } catch (err) {
       writer.#untrack();
       await writer.#rpc.worker.terminate();
@@ -85,33 +113,35 @@ export class AuditWriter<C> {
   }
 
   /** Stores everything handed over so far; resolves whether it all is (false while the store fails). */
-  flush(): Promise<boolean> {
+  async flush(): Promise<boolean> {
+    await this.#opening;
     this.#handOver();
     return this.#rpc.call<boolean>('flush').catch(() => false);
   }
 
   /** An entry answered but not stored yet, and whether any could be elsewhere than memory. */
-  pending(id: string): Promise<PendingAnswer> {
+  async pending(id: string): Promise<PendingAnswer> {
+    await this.#opening;
     this.#handOver();
     return this.#rpc.call<PendingAnswer>('pending', id);
   }
 
   /** Stores what it can before resolving; the rest waits in the journal for the next start. */
   async close(): Promise<void> {
+    await this.#opening;
     this.#handOver();
     this.#closed = true;
     try {
-      const lost = await this.#rpc.call<number>('close');
+      const lost = (await this.#rpc.close()) as number;
       if (lost > 0) this.#logger.error(`audit: ${lost} entries could neither be stored nor journaled; they are lost with this process`);
     } catch (err) {
       this.#logger.error(`audit: closing the writer failed: ${(err as Error).message}`);
     }
-    await this.#rpc.exited();
     this.#untrack();
   }
 
   #handOver(): void {
-    if (this.#captured.length === 0) return;
+    if (this.#captured.length === 0 || this.#opening !== null) return;
     const captured = this.#captured;
     this.#captured = [];
     const entries: string[] = [];

@@ -180,7 +180,6 @@ serveRequests(
         const lost = unjournaled;
         journal.close();
         await store?.close();
-        setImmediate(() => parentPort!.close());
         return lost;
       }
       default:
