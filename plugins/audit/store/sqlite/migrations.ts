@@ -42,7 +42,7 @@ export const MIGRATIONS: ReadonlyArray<Migration<Database>> = [
   CREATE INDEX audit_labels_ts ON audit_labels (ts);
 
   -- The bodies' words (rowid = seq), for q: candidates that LIKE then confirms (body-search.ts).
-  CREATE VIRTUAL TABLE audit_bodies USING fts5 (request_body, response_body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0');
+  CREATE VIRTUAL TABLE audit_bodies USING fts5 (request_body, response_body, content = '', contentless_delete = 1, detail = none, tokenize = 'unicode61 remove_diacritics 0');
   CREATE VIRTUAL TABLE audit_body_words USING fts5vocab (audit_bodies, 'row');
 
   -- Per UTC hour: totals by key, model, provider, label:<name> (each value), labelled:<name>
