@@ -50,8 +50,8 @@ export default definePlugin<AuditOptions>({
       maxQueue: options.max_queue,
       logger: gw.logger,
     });
-    const reader = await WorkerStore.open(spec);
-    const retention = new Retention(reader.audit, options.retention_days, gw.logger);
+    const reader = WorkerStore.lazy(spec);
+    const retention = new Retention(writer, options.retention_days, gw.logger);
     gw.services.auditStore = reader.audit;
     gw.describe('store', `sqlite ${spec.file}`);
 

@@ -4,17 +4,19 @@
 import type { Logger } from '../../core/logger.js';
 import type { AuditStore } from './store/store.js';
 
+type Purger = Pick<AuditStore, 'purgeBefore'>;
+
 const DAY_MS = 86_400_000;
 const PURGE_EVERY_MS = 3_600_000;
 
 export class Retention {
-  readonly #store: AuditStore;
+  readonly #store: Purger;
   readonly #days: number;
   readonly #logger: Pick<Logger, 'info' | 'error'>;
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<void> | null = null;
 
-  constructor(store: AuditStore, days: number, logger: Pick<Logger, 'info' | 'error'>) {
+  constructor(store: Purger, days: number, logger: Pick<Logger, 'info' | 'error'>) {
     this.#store = store;
     this.#days = days;
     this.#logger = logger;

@@ -32,6 +32,22 @@ export class WorkerStore implements Store {
     }
   }
 
+  /** An AuditStore whose worker starts at its first call (most gateways never read their audit log). */
+  static lazy(spec: StoreSpec): { audit: AuditStore; close(): Promise<void> } {
+    let opened: Promise<WorkerStore> | null = null;
+    const store = (): Promise<WorkerStore> => (opened ??= WorkerStore.open(spec));
+    const call =
+      <K extends keyof AuditStore>(method: K) =>
+      async (...args: Parameters<AuditStore[K]>): Promise<Awaited<ReturnType<AuditStore[K]>>> =>
+        ((await store()).audit[method] as (...a: Parameters<AuditStore[K]>) => Promise<Awaited<ReturnType<AuditStore[K]>>>)(...args);
+    return {
+      audit: { insert: call('insert'), get: call('get'), query: call('query'), usage: call('usage'), purgeBefore: call('purgeBefore') },
+      close: async () => {
+        if (opened !== null) await (await opened).close();
+      },
+    };
+  }
+
   async close(): Promise<void> {
     await this.#rpc.close().catch(() => undefined);
   }

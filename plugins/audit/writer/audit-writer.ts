@@ -126,6 +126,12 @@ export class AuditWriter<C> {
     return this.#rpc.call<PendingAnswer>('pending', id);
   }
 
+  /** Deletes entries started before `ts` (retention), on the writer's connection. */
+  async purgeBefore(ts: number): Promise<number> {
+    await this.#opening;
+    return this.#rpc.call<number>('purgeBefore', ts);
+  }
+
   /** Stores what it can before resolving; the rest waits in the journal for the next start. */
   async close(): Promise<void> {
     await this.#opening;

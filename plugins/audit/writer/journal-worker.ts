@@ -169,6 +169,8 @@ serveRequests(
       }
       case 'pending':
         return pendingEntry(args[0] as string);
+      case 'purgeBefore':
+        return store!.audit.purgeBefore(args[0] as number);
       case 'close': {
         if (timer !== null) clearTimeout(timer);
         await draining;
