@@ -4,7 +4,8 @@
 // what q says of it: a word with a separator on both sides is a whole word of the body, one that
 // ends q may be a word's start (a prefix query), and one that q cuts at its start (or a q of one
 // word) may sit anywhere inside a word, so its candidates are the indexed words that contain it
-// (from the index's vocabulary), unless there are too many to help. Word indexing costs about
+// (from the index's vocabulary, read only when q has no other word to go by), unless there are
+// too many to help. Word indexing costs about
 // a tenth of what trigram indexing did per entry here, and most of a gateway's work is writing.
 import type { Statement } from 'better-sqlite3';
 
@@ -23,18 +24,21 @@ export type VocabularyLookup = Statement<[string], string>;
 export function candidateQuery(q: string, vocabulary: VocabularyLookup): string | null {
   if (NON_ASCII.test(q)) return '';
   const parts: string[] = [];
+  const fragments: Array<{ word: string; wholeEnd: boolean }> = [];
   for (const m of q.matchAll(WORD)) {
     const word = m[0].toLowerCase();
     const wholeStart = m.index > 0;
     const wholeEnd = m.index + m[0].length < q.length;
     if (wholeStart && wholeEnd) parts.push(quoted(word));
     else if (wholeStart) parts.push(`${quoted(word)}*`);
-    else {
-      const pattern = `%${escapeLike(word)}${wholeEnd ? '' : '%'}`;
-      const words = vocabulary.all(pattern);
-      if (words.length === 0) return null;
-      if (words.length <= MAX_ALTERNATIVES) parts.push(`(${words.map(quoted).join(' OR ')})`);
-    }
+    else fragments.push({ word, wholeEnd });
+  }
+  // The vocabulary is read term by term (seconds over millions of entries): only when nothing else narrows.
+  if (parts.length > 0) return parts.join(' AND ');
+  for (const { word, wholeEnd } of fragments) {
+    const words = vocabulary.all(`%${escapeLike(word)}${wholeEnd ? '' : '%'}`);
+    if (words.length === 0) return null;
+    if (words.length <= MAX_ALTERNATIVES) parts.push(`(${words.map(quoted).join(' OR ')})`);
   }
   return parts.join(' AND ');
 }
