@@ -53,7 +53,7 @@ export function syntheticEntry(init: Partial<AuditEntry> & Pick<AuditEntry, 'id'
       audio_output_tokens: 0,
     },
     cost: pico === null ? null : { total_usd: costUsd, source: 'computed', pico_usd: String(pico), lines: [] },
-    attempts: provider === null ? [] : [{ provider, model: model ?? '', status: 200, error: null, duration_ms: 120.5 }],
+    attempts: provider === null ? [] : [{ provider, model: model ?? '', status: 200, error: null, duration_ms: 120.5, queued_ms: 0 }],
     ...init,
   };
 }

@@ -105,6 +105,8 @@ export function parseEntry(line: string): AuditEntry | null {
     (e.cost_pico === null || Number.isInteger(e.cost_pico)) &&
     typeof e.labels === 'object' &&
     e.labels !== null;
-  // Spill files of the store before this one have no trace id.
-  return valid ? ({ trace_id: null, ...e } as AuditEntry) : null;
+  if (!valid) return null;
+  // Spill files of the store before this one have no trace id, nor a connection wait per attempt.
+  const attempts = Array.isArray(e.attempts) ? (e.attempts as AuditEntry['attempts']).map((a) => ({ ...a, queued_ms: a.queued_ms ?? 0 })) : [];
+  return { trace_id: null, ...e, attempts } as AuditEntry;
 }

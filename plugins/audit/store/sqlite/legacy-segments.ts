@@ -121,7 +121,7 @@ function entryOf(row: LegacyRow, record: Buffer): AuditEntry {
     response_body_truncated: d[17] === true,
     usage: Array.isArray(d[18]) ? usageOf(d[18] as unknown[], response) : null,
     cost: Array.isArray(d[19]) ? costOf(d[19] as CostArray) : ((d[19] as AuditEntry['cost'] | undefined) ?? null),
-    attempts: ((d[20] as unknown[][] | undefined) ?? []).map((a) => ({ provider: a[0] as string, model: a[1] as string, status: a[2] as number, error: a[3] as string | null, duration_ms: a[4] as number })),
+    attempts: ((d[20] as unknown[][] | undefined) ?? []).map((a) => ({ provider: a[0] as string, model: a[1] as string, status: a[2] as number, error: a[3] as string | null, duration_ms: a[4] as number, queued_ms: (a[5] as number | undefined) ?? 0 })),
   };
 }
 
