@@ -37,7 +37,7 @@ export default definePlugin<AuditOptions>({
   dependsOn: ['pricing'],
   schema: auditSchema,
   async setup(gw, options) {
-    const spec: StoreSpec = { kind: 'sqlite', file: join(gw.dataDir, DB_FILE) };
+    const spec: StoreSpec = { kind: 'sqlite', file: join(gw.dataDir, DB_FILE), bodyIndex: options.body_index };
     const captureOptions = { trustProxy: options.trust_proxy };
     const materializeOptions = { maxBodyBytes: options.max_body_bytes };
     // The writer's worker opens the store first: it applies the migrations.

@@ -15,6 +15,8 @@ export interface AuditOptions {
    */
   batch_size: number;
   flush_interval_ms: number;
+  /** Keep a word index of the bodies for `q`; without it a search scans every body in its time range. */
+  body_index: boolean;
 }
 
 export const auditSchema = {
@@ -27,5 +29,6 @@ export const auditSchema = {
     max_queue: { type: 'integer', minimum: 1, default: 50_000 },
     batch_size: { type: 'integer', minimum: 1, maximum: 10_000, default: 1000 },
     flush_interval_ms: { type: 'integer', minimum: 1, maximum: 60_000, default: 100 },
+    body_index: { type: 'boolean', default: false },
   },
 } as const;

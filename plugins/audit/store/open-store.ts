@@ -6,7 +6,7 @@ import { SqliteStore } from './sqlite/sqlite-store.js';
 export function openStore(spec: StoreSpec): Promise<Store> {
   switch (spec.kind) {
     case 'sqlite':
-      return Promise.resolve(new SqliteStore(spec.file));
+      return Promise.resolve(new SqliteStore(spec.file, { bodyIndex: spec.bodyIndex ?? false }));
     case 'postgres':
       return Promise.reject(new Error('the PostgreSQL store is not built yet'));
   }

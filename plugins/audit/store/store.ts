@@ -96,5 +96,5 @@ export interface Store {
  * implementation's versioned migrations (and upgrades older layouts) before it resolves.
  */
 export type StoreSpec =
-  | { kind: 'sqlite'; /** The database file. */ file: string }
+  | { kind: 'sqlite'; /** The database file. */ file: string; /** Keep the bodies' word index (q without it scans). Default off. */ bodyIndex?: boolean }
   | { kind: 'postgres'; /** postgres://… (from the environment, e.g. DATABASE_URL). */ url: string; /** Default `public`. */ schema?: string };

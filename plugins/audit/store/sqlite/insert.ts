@@ -1,5 +1,5 @@
 // Writes a batch of entries, inside the caller's transaction: each row, its labels, its bodies'
-// search index, and the rollup cells the batch adds to. An id stored already is skipped whole.
+// search index when it is kept, and the rollup cells the batch adds to. An id stored already is skipped whole.
 import type { Database, Statement } from 'better-sqlite3';
 import type { AuditEntry } from '../../audit-entry.js';
 import { labelValues, RollupSums } from '../usage-rollup.js';
@@ -36,8 +36,11 @@ function statementsOf(db: Database): Statements {
   return s;
 }
 
-/** Returns how many were new. Entries started before `rollupFrom` are left out of the rollups. */
-export function insertEntries(db: Database, entries: readonly AuditEntry[], rollupFrom = -Infinity): number {
+/**
+ * Returns how many were new. `bodyIndex`: whether the bodies' word index is kept. Entries started
+ * before `rollupFrom` are left out of the rollups.
+ */
+export function insertEntries(db: Database, entries: readonly AuditEntry[], bodyIndex: boolean, rollupFrom = -Infinity): number {
   const s = statementsOf(db);
   const sums = new RollupSums();
   let inserted = 0;
@@ -46,7 +49,7 @@ export function insertEntries(db: Database, entries: readonly AuditEntry[], roll
     if (seq === undefined) continue;
     inserted++;
     for (const name of Object.keys(e.labels)) for (const value of labelValues(e.labels, name)) s.label.run(name, value, e.ts, seq);
-    if (e.request_body !== null || e.response_body !== null) s.bodies.run(seq, e.request_body, e.response_body);
+    if (bodyIndex && (e.request_body !== null || e.response_body !== null)) s.bodies.run(seq, e.request_body, e.response_body);
     if (e.ts >= rollupFrom) sums.add(e);
   }
   for (const c of sums.cells()) s.rollup.run(c.bucketHour, c.dim, c.value, c.requests, c.inputTokens, c.outputTokens, c.totalTokens, c.costPico, c.unpricedRequests);

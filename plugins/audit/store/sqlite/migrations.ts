@@ -63,6 +63,15 @@ export const MIGRATIONS: ReadonlyArray<Migration<Database>> = [
       if (legacy) moveLegacyEntries(db);
     },
   },
+  {
+    version: 2,
+    name: 'store settings: whether the body index is kept',
+    up(db) {
+      // The body index of a version 1 store is complete: it was always kept.
+      db.exec(`CREATE TABLE store_settings (name TEXT PRIMARY KEY, value) WITHOUT ROWID;
+  INSERT INTO store_settings (name, value) VALUES ('body_index', 1);`);
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
@@ -96,7 +105,7 @@ function hasColumn(db: Database, table: string, column: string): boolean {
 function moveLegacyEntries(db: Database): void {
   const rolledUntil = (db.prepare("SELECT value FROM audit_state WHERE name = 'rolled_until'").pluck().get() as number | undefined) ?? Number.MAX_SAFE_INTEGER;
   db.prepare('DELETE FROM usage_rollup WHERE bucket_hour >= ?').run(rolledUntil);
-  for (const batch of legacyBatches(db, 'legacy_audit_entries', dirname(db.name), 1000)) insertEntries(db, batch, rolledUntil);
+  for (const batch of legacyBatches(db, 'legacy_audit_entries', dirname(db.name), 1000)) insertEntries(db, batch, true, rolledUntil);
   db.exec(`DROP TABLE legacy_audit_entries; DROP TABLE IF EXISTS audit_ids; DROP TABLE IF EXISTS audit_state;
     DROP TABLE IF EXISTS audit_entries_v1; DROP TABLE IF EXISTS audit_labels_v1; DELETE FROM schema_version WHERE component = 'audit'`);
 }

@@ -23,4 +23,5 @@ function fixture(open: (file: string) => Promise<SqliteStore | WorkerStore>): St
 }
 
 describeStore('sqlite', fixture((file) => Promise.resolve(new SqliteStore(file))));
-describeStore('sqlite through its worker', fixture((file) => WorkerStore.open({ kind: 'sqlite', file })));
+describeStore('sqlite with the body index', fixture((file) => Promise.resolve(new SqliteStore(file, { bodyIndex: true }))));
+describeStore('sqlite through its worker', fixture((file) => WorkerStore.open({ kind: 'sqlite', file, bodyIndex: true })));

@@ -9,6 +9,7 @@ import type { Database as Db, Statement } from 'better-sqlite3';
 import type { AuditEntry } from '../../audit-entry.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import type { AuditFilter, AuditPage, AuditStore, Store, UsageGroupBy, UsageRow } from '../store.js';
+import { applyBodyIndexSetting } from './body-index.js';
 import { candidateQuery, MAX_WORDS } from './body-search.js';
 import type { VocabularyLookup } from './body-search.js';
 import { ENTRY_COLUMNS, entryOfRow } from './entry-columns.js';
@@ -20,12 +21,17 @@ import { UsageQuery } from './usage-query.js';
 // Rows deleted per purge transaction: short enough that writers waiting on the lock barely notice.
 const PURGE_CHUNK = 1000;
 
+export interface SqliteOptions {
+  /** Keep the bodies' word index: q narrows on it instead of scanning every body (body-index.ts). */
+  bodyIndex: boolean;
+}
+
 export class SqliteStore implements Store {
   readonly audit: SqliteAuditStore;
   readonly schemaVersion: number;
   readonly #db: Db;
 
-  constructor(file: string) {
+  constructor(file: string, options: SqliteOptions = { bodyIndex: false }) {
     // Bodies can hold personal data: the file is the gateway user's only.
     if (file !== ':memory:' && !existsSync(file)) writeFileSync(file, '', { mode: 0o600 });
     this.#db = new Database(file);
@@ -33,7 +39,8 @@ export class SqliteStore implements Store {
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('busy_timeout = 5000');
     this.schemaVersion = migrate(this.#db);
-    this.audit = new SqliteAuditStore(this.#db);
+    applyBodyIndexSetting(this.#db, options.bodyIndex);
+    this.audit = new SqliteAuditStore(this.#db, options.bodyIndex);
   }
 
   close(): Promise<void> {
@@ -50,10 +57,12 @@ export class SqliteAuditStore implements AuditStore {
   readonly #purge: (ts: number) => number;
   readonly #pages = new Map<string, Statement>();
   readonly #vocabulary: VocabularyLookup;
+  readonly #bodyIndex: boolean;
 
-  constructor(db: Db) {
+  constructor(db: Db, bodyIndex: boolean) {
     this.#db = db;
-    this.#insert = db.transaction((entries: readonly AuditEntry[]) => insertEntries(db, entries));
+    this.#bodyIndex = bodyIndex;
+    this.#insert = db.transaction((entries: readonly AuditEntry[]) => insertEntries(db, entries, bodyIndex));
     this.#get = db.prepare(`SELECT ${ENTRY_COLUMNS} FROM audit_entries WHERE id = ?`);
     this.#usage = new UsageQuery(db);
     this.#vocabulary = db.prepare(`SELECT term FROM audit_body_words WHERE term LIKE ? ESCAPE '\\' LIMIT ${MAX_WORDS}`).pluck() as VocabularyLookup;
@@ -62,7 +71,7 @@ export class SqliteAuditStore implements AuditStore {
     const labels = db.prepare(`DELETE FROM audit_labels WHERE ts < ? AND seq IN (${oldest})`);
     const entries = db.prepare(`DELETE FROM audit_entries WHERE seq IN (${oldest})`);
     this.#purge = db.transaction((ts: number) => {
-      bodies.run(ts);
+      if (bodyIndex) bodies.run(ts);
       labels.run(ts, ts);
       return entries.run(ts).changes;
     });
@@ -85,7 +94,7 @@ export class SqliteAuditStore implements AuditStore {
 
   query(filter: AuditFilter, cursor: string | null, limit: number): Promise<AuditPage> {
     const before = cursor === null ? null : decodeCursor(cursor);
-    const candidates = filter.q === undefined ? '' : candidateQuery(filter.q, this.#vocabulary);
+    const candidates = filter.q === undefined || !this.#bodyIndex ? '' : candidateQuery(filter.q, this.#vocabulary);
     if (candidates === null) return Promise.resolve({ data: [], next_cursor: null });
     // One row more than asked says whether another page exists.
     const { sql, params } = pageSql(filter, before, limit + 1, candidates);
