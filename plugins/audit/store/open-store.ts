@@ -1,6 +1,8 @@
 // Opens the Store a spec names, in the calling thread. The gateway calls it inside worker
-// threads only (a synchronous driver must not run on the request loop).
+// threads only (a synchronous driver must not run on the request loop; PostgreSQL's rows are
+// parsed there too).
 import type { Store, StoreSpec } from './store.js';
+import { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 
 export function openStore(spec: StoreSpec): Promise<Store> {
@@ -8,6 +10,6 @@ export function openStore(spec: StoreSpec): Promise<Store> {
     case 'sqlite':
       return Promise.resolve(new SqliteStore(spec.file, { bodyIndex: spec.bodyIndex ?? false }));
     case 'postgres':
-      return Promise.reject(new Error('the PostgreSQL store is not built yet'));
+      return PostgresStore.open({ url: spec.url, ...(spec.schema !== undefined && { schema: spec.schema }) });
   }
 }
