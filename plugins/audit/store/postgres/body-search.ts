@@ -1,13 +1,16 @@
 // Body search (`q`): a literal substring of the request or of the response body, ASCII letters
-// folded, confirmed by LIKE on each body. A pg_trgm GIN index over the folded bodies finds the
-// candidates, as SQLite's trigram FTS5 does. Without pg_trgm (the extension is not installed
-// and the role may not create it) the same LIKE scans the rows: PostgreSQL's full-text search
-// matches words, not substrings, so it could not give the same answers.
+// folded. A pg_trgm GIN index on each body finds the candidates by ILIKE (as SQLite's trigram
+// FTS5 does); ILIKE folds more than ASCII (the Kelvin sign is a k), so LIKE over the body with
+// only A-Z folded confirms them, a slow function run on the few candidates only. Without
+// pg_trgm (not installed, and the role may not create it) the same test scans the rows:
+// PostgreSQL's full-text search matches words, not substrings, so it could not give the same
+// answers.
 import type { PoolClient } from 'pg';
+import { pgText } from './entry-columns.js';
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-/** A body column with ASCII letters folded to lower case; index and query use the same text. */
+/** A body column with ASCII letters, and only those, folded to lower case. */
 function folded(column: string): string {
   return `translate(${column}, '${UPPER}', '${UPPER.toLowerCase()}')`;
 }
@@ -25,18 +28,18 @@ export async function createBodySearch(db: PoolClient): Promise<boolean> {
   const { rows } = await db.query<{ schema: string }>("SELECT extnamespace::regnamespace::text AS schema FROM pg_extension WHERE extname = 'pg_trgm'");
   if (rows.length === 0) return false;
   for (const column of ['request_body', 'response_body']) {
-    await db.query(`CREATE INDEX audit_entries_${column}_trgm ON audit_entries USING gin ((${folded(column)}) ${rows[0]!.schema}.gin_trgm_ops)`);
+    await db.query(`CREATE INDEX audit_entries_${column}_trgm ON audit_entries USING gin (${column} ${rows[0]!.schema}.gin_trgm_ops)`);
   }
   return true;
 }
 
 /** The WHERE clause for `q`, its pattern bound to parameter `$n`. */
 export function bodyMatchClause(n: number): string {
-  return `(${folded('e.request_body')} LIKE $${n} OR ${folded('e.response_body')} LIKE $${n})`;
+  const matches = (column: string): string => `(${column} ILIKE $${n} AND ${folded(column)} LIKE $${n})`;
+  return `(${matches('e.request_body')} OR ${matches('e.response_body')})`;
 }
 
 /** The LIKE pattern for a needle: folded and stored the same way, its `%`, `_` and `\` literal. */
 export function bodyPattern(q: string): string {
-  const needle = q.replace(/[A-Z]/g, (c) => c.toLowerCase()).replaceAll('\u0000', '\uFFFD');
-  return `%${needle.replace(/[\\%_]/g, '\\$&')}%`;
+  return `%${pgText(q).replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/[\\%_]/g, '\\$&')}%`;
 }

@@ -50,11 +50,17 @@ const DETAIL: ReadonlySet<Field> = new Set(['request_headers', 'request_body', '
 const FIELDS = Object.keys(COLUMN_TYPES) as Field[];
 const TEXT_FIELDS = FIELDS.filter((f) => COLUMN_TYPES[f].startsWith('text'));
 const BIGINT_FIELDS = FIELDS.filter((f) => COLUMN_TYPES[f].startsWith('bigint'));
+const JSON_FIELDS = FIELDS.filter((f) => COLUMN_TYPES[f].startsWith('json'));
 
 export const ENTRY_COLUMNS = FIELDS.join(', ');
 export const SUMMARY_COLUMNS = FIELDS.filter((f) => !DETAIL.has(f)).join(', ');
-/** The column definition list of `json_to_recordset` over a batch of rows. */
-export const RECORD_COLUMNS = FIELDS.map((f) => `${f} ${COLUMN_TYPES[f].replace(/ (NOT NULL|UNIQUE).*$/, '')}`).join(', ');
+/**
+ * The column definition list of `json_to_recordset` over a batch of rows, and the values it
+ * selects. JSON fields arrive as text and are cast: json_to_recordset unescapes the whole
+ * document, and a `\u0000` inside a nested value would stop it.
+ */
+export const RECORD_COLUMNS = FIELDS.map((f) => `${f} ${JSON_FIELDS.includes(f) ? 'text' : COLUMN_TYPES[f].replace(/ (NOT NULL|UNIQUE).*$/, '')}`).join(', ');
+export const RECORD_VALUES = FIELDS.map((f) => (JSON_FIELDS.includes(f) ? `${f}::json` : f)).join(', ');
 
 /** The table's column definitions, for the migration that creates it. */
 export function columnDefinitions(): string {
@@ -62,16 +68,19 @@ export function columnDefinitions(): string {
 }
 
 /**
- * The row as JSON for `json_to_recordset`. PostgreSQL text cannot hold U+0000, so a NUL in a
- * text field (a binary body, a model name) is stored as U+FFFD, the mark a body's invalid UTF-8
- * gets already; inside `json` columns it stays an escape and comes back exact.
+ * PostgreSQL text cannot hold U+0000, so a NUL in a text value (a binary body, a model name, a
+ * filter) becomes U+FFFD, the mark a body's invalid UTF-8 gets already. Inside `json` columns
+ * it stays an escape and comes back exact.
  */
+export function pgText<T>(v: T): T {
+  return (typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v) as T;
+}
+
+/** The row as JSON for `json_to_recordset`. */
 export function rowOf(e: AuditEntry): Record<string, unknown> {
   const row: Record<string, unknown> = { ...e };
-  for (const f of TEXT_FIELDS) {
-    const v = e[f];
-    if (typeof v === 'string' && v.includes('\u0000')) row[f] = v.replaceAll('\u0000', '\uFFFD');
-  }
+  for (const f of TEXT_FIELDS) row[f] = pgText(e[f]);
+  for (const f of JSON_FIELDS) row[f] = e[f] === null ? null : JSON.stringify(e[f]);
   return row;
 }
 

@@ -5,12 +5,12 @@ import type { PoolClient } from 'pg';
 import type { AuditEntry } from '../../audit-entry.js';
 import { labelValues, RollupSums } from '../usage-rollup.js';
 import type { RollupCell } from '../usage-rollup.js';
-import { ENTRY_COLUMNS, RECORD_COLUMNS, rowOf } from './entry-columns.js';
+import { ENTRY_COLUMNS, pgText, RECORD_COLUMNS, RECORD_VALUES, rowOf } from './entry-columns.js';
 
 // One JSON parameter carries the batch (no limit on parameters); `n` keeps its order, so seq
 // follows the order of insertion.
 const INSERT_ENTRIES = `INSERT INTO audit_entries (${ENTRY_COLUMNS})
-  SELECT ${ENTRY_COLUMNS} FROM json_to_recordset($1::json) AS r(n integer, ${RECORD_COLUMNS}) ORDER BY n
+  SELECT ${RECORD_VALUES} FROM json_to_recordset($1::json) AS r(n integer, ${RECORD_COLUMNS}) ORDER BY n
   ON CONFLICT (id) DO NOTHING RETURNING id, seq`;
 
 const INSERT_LABELS = `INSERT INTO audit_labels (name, value, ts, seq)
@@ -38,7 +38,7 @@ export async function insertEntries(db: PoolClient, entries: readonly AuditEntry
     // Also skips the second of two entries with one id in the same batch.
     if (seq === undefined) continue;
     seqOf.delete(e.id);
-    for (const name of Object.keys(e.labels)) for (const value of labelValues(e.labels, name)) labels.push([name, value, e.ts, seq]);
+    for (const name of Object.keys(e.labels)) for (const value of labelValues(e.labels, name)) labels.push([pgText(name), pgText(value), e.ts, seq]);
     sums.add(e);
   }
   if (labels.length > 0) await db.query(INSERT_LABELS, columnsOf(labels));
@@ -46,7 +46,7 @@ export async function insertEntries(db: PoolClient, entries: readonly AuditEntry
   // them instead of deadlocking.
   const cells = [...sums.cells()].sort(byCell);
   if (cells.length > 0) {
-    await db.query(ADD_ROLLUPS, columnsOf(cells.map((c) => [c.bucketHour, c.dim, c.value, c.requests, c.inputTokens, c.outputTokens, c.totalTokens, String(c.costPico), c.unpricedRequests])));
+    await db.query(ADD_ROLLUPS, columnsOf(cells.map((c) => [c.bucketHour, pgText(c.dim), pgText(c.value), c.requests, c.inputTokens, c.outputTokens, c.totalTokens, String(c.costPico), c.unpricedRequests])));
   }
   return rows.length;
 }

@@ -1,7 +1,9 @@
 // The shared store suite on the local PostgreSQL, in this thread and through the worker the
 // gateway reads with; each fixture in a schema of its own, dropped afterwards.
+import { expect } from 'chai';
+import pg from 'pg';
 import { dropSchema, scratchSchema, TEST_DATABASE_URL } from '../../../../test/helpers/postgres.js';
-import { describeStore } from '../store-suite.js';
+import { describeStore, expectedUsage, variedEntries } from '../store-suite.js';
 import type { StoreFixture } from '../store-suite.js';
 import type { Store } from '../store.js';
 import { WorkerStore } from '../worker-store.js';
@@ -23,3 +25,61 @@ function fixture(open: (url: string, schema: string) => Promise<Store>): StoreFi
 
 describeStore('postgres', fixture((url, schema) => PostgresStore.open({ url, schema })));
 describeStore('postgres through its worker', fixture((url, schema) => WorkerStore.open({ kind: 'postgres', url, schema })));
+
+describe('PostgreSQL store: several gateways on one database', function () {
+  this.timeout(60_000);
+  const HOUR = 3_600_000;
+  const T0 = Date.UTC(2026, 2, 2, 10, 17);
+  let schema: string;
+  let stores: PostgresStore[] = [];
+
+  const open = async (count: number): Promise<PostgresStore[]> => {
+    stores = await Promise.all(Array.from({ length: count }, () => PostgresStore.open({ url: TEST_DATABASE_URL, schema })));
+    return stores;
+  };
+
+  beforeEach(() => {
+    schema = scratchSchema();
+  });
+  afterEach(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+    stores = [];
+    await dropSchema(schema);
+  });
+
+  it('migrates a new schema once when three open it at the same moment', async () => {
+    const opened = await open(3);
+    expect(opened.map((s) => s.schemaVersion)).to.deep.equal([1, 1, 1]);
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query(`SELECT version, name FROM ${schema}.schema_migrations`);
+      expect(rows).to.deep.equal([{ version: 1, name: 'audit entries, labels, body search, hourly usage rollups' }]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('lists every entry two stores write at once, and adds their usage up', async () => {
+    const [a, b] = await open(2);
+    const entries = variedEntries(240);
+    // Interleaved batches on the same hours and label cells, all in flight together.
+    const batches = Array.from({ length: 24 }, (_, i) => entries.slice(i * 10, i * 10 + 10));
+    await Promise.all(batches.map((batch, i) => (i % 2 === 0 ? a! : b!).audit.insert(batch)));
+    const listed = (await a!.audit.query({}, null, 500)).data.map((e) => e.id);
+    expect([...listed].sort()).to.deep.equal(entries.map((e) => e.id).sort());
+    for (const groupBy of ['key', 'model', 'label:team', 'label:env'] as const) {
+      expect(await b!.audit.usage(groupBy, T0 - HOUR, T0 + 100 * HOUR), groupBy).to.deep.equal(expectedUsage(entries, groupBy, T0 - HOUR, T0 + 100 * HOUR));
+    }
+  });
+
+  it('keeps a NUL in a text field as U+FFFD, exact inside JSON, and accepts it in filters', async () => {
+    const [store] = await open(1);
+    const [e] = variedEntries(1);
+    const entry = { ...e!, model: 'demo/a\u0000b', request_body: 'raw\u0000bytes', labels: { team: 'x\u0000y' }, request_headers: { 'x-note': 'n\u0000l' } };
+    await store!.audit.insert([entry]);
+    expect(await store!.audit.get(entry.id)).to.deep.equal({ ...entry, model: 'demo/a\uFFFDb', request_body: 'raw\uFFFDbytes' });
+    expect((await store!.audit.query({ model: 'demo/a\u0000b', q: 'raw\u0000', labels: [{ name: 'team', value: 'x\u0000y' }] }, null, 10)).data.map((s) => s.id)).to.deep.equal([entry.id]);
+    expect(await store!.audit.get('a\u0000b')).to.equal(null);
+  });
+});

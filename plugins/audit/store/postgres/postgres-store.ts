@@ -7,7 +7,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { AuditEntry } from '../../audit-entry.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import type { AuditFilter, AuditPage, AuditStore, Store, UsageGroupBy, UsageRow } from '../store.js';
-import { ENTRY_COLUMNS, entryOfRow } from './entry-columns.js';
+import { ENTRY_COLUMNS, entryOfRow, pgText } from './entry-columns.js';
 import { insertEntries } from './insert.js';
 import { migrate } from './migrations.js';
 import { pageSql } from './page-query.js';
@@ -77,7 +77,7 @@ export class PostgresAuditStore implements AuditStore {
   }
 
   async get(id: string): Promise<AuditEntry | null> {
-    const { rows } = await this.#pool.query(`SELECT ${ENTRY_COLUMNS} FROM audit_entries WHERE id = $1`, [id]);
+    const { rows } = await this.#pool.query(`SELECT ${ENTRY_COLUMNS} FROM audit_entries WHERE id = $1`, [pgText(id)]);
     return rows.length === 0 ? null : entryOfRow(rows[0] as Record<string, unknown>);
   }
 

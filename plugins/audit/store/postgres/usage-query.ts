@@ -3,6 +3,7 @@
 import type { PoolClient } from 'pg';
 import type { UsageGroupBy, UsageRow } from '../store.js';
 import { NO_VALUE } from '../usage-rollup.js';
+import { pgText } from './entry-columns.js';
 import { splitWindow, UsageSums } from '../usage-sums.js';
 import type { SumRow } from '../usage-sums.js';
 
@@ -23,7 +24,7 @@ const RAW: Readonly<Record<'key' | 'model' | 'provider', string>> = {
   model: raw('e.usage_model'),
   provider: raw('e.provider'),
 };
-const RAW_LABEL_VALUES = `SELECT l.value AS value, ${SUMS} FROM audit_labels l JOIN audit_entries e ON e.ts = l.ts AND e.seq = l.seq
+const RAW_LABEL_VALUES = `SELECT l.value AS value, ${SUMS} FROM audit_labels l JOIN audit_entries e ON e.seq = l.seq
   WHERE l.name = $5 AND ((l.ts >= $1 AND l.ts < $2) OR (l.ts >= $3 AND l.ts < $4)) GROUP BY l.value`;
 const RAW_UNLABELLED = `SELECT '${NO_VALUE}' AS value, ${SUMS} FROM audit_entries e WHERE ${EDGES} AND NOT ${HAS_LABEL} HAVING count(*) > 0`;
 
@@ -47,8 +48,8 @@ export async function usageRows(db: PoolClient, groupBy: UsageGroupBy, from: num
     await rawRows(RAW[groupBy as keyof typeof RAW]);
     return sums.rows();
   }
-  const name = groupBy.slice('label:'.length);
-  await rollup(groupBy);
+  const name = pgText(groupBy.slice('label:'.length));
+  await rollup(`label:${name}`);
   // The calls without the label, under '': all of them minus those carrying it.
   await rollup('all');
   await rollup(`labelled:${name}`, -1);
