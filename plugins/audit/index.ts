@@ -2,9 +2,8 @@
 // full bodies with credentials redacted), with hourly usage rollups and the operator endpoints.
 //   capture/  what the log stage keeps of a request, and the entry it becomes
 //   writer/   hands entries to a worker thread that journals them and stores them in batches
-//   store/    the storage interface, its shared suite, and the SQLite implementation
+//   store/    the storage interface, its shared suite, the SQLite and PostgreSQL implementations
 //   routes/   GET /admin/audit, /admin/audit/{id}, /admin/usage
-import { join } from 'node:path';
 import type { RequestContext } from '../../core/context.js';
 import { definePlugin } from '../../core/plugin.js';
 import { ORDER } from '../../core/stages.js';
@@ -15,7 +14,8 @@ import { Retention } from './retention.js';
 import { registerAuditRoutes } from './routes/routes.js';
 import { auditSchema } from './schema.js';
 import type { AuditOptions } from './schema.js';
-import type { AuditStore, StoreSpec } from './store/store.js';
+import type { AuditStore } from './store/store.js';
+import { storeSpecOf } from './store/store-options.js';
 import { WorkerStore } from './store/worker-store.js';
 import { AuditWriter } from './writer/audit-writer.js';
 
@@ -23,7 +23,6 @@ export type { AuditEntry, AuditSummary } from './audit-entry.js';
 export type { AuditFilter, AuditPage, AuditStore, Store, StoreSpec, UsageGroupBy, UsageRow } from './store/store.js';
 
 const NAME = 'audit';
-export const DB_FILE = 'sluice.db';
 
 declare module '../../core/plugin.js' {
   interface GatewayServices {
@@ -37,7 +36,7 @@ export default definePlugin<AuditOptions>({
   dependsOn: ['pricing'],
   schema: auditSchema,
   async setup(gw, options) {
-    const spec: StoreSpec = { kind: 'sqlite', file: join(gw.dataDir, DB_FILE), bodyIndex: options.body_index };
+    const spec = storeSpecOf(options.store, options.body_index, gw.dataDir, gw.loaded.env);
     const captureOptions = { trustProxy: options.trust_proxy };
     const materializeOptions = { maxBodyBytes: options.max_body_bytes };
     // The writer's worker opens the store first: it applies the migrations.
@@ -53,7 +52,8 @@ export default definePlugin<AuditOptions>({
     const reader = WorkerStore.lazy(spec);
     const retention = new Retention(writer, options.retention_days, gw.logger);
     gw.services.auditStore = reader.audit;
-    gw.describe('store', `sqlite ${spec.file}`);
+    // Never the URL: it may hold a password.
+    gw.describe('store', spec.kind === 'sqlite' ? `sqlite ${spec.file}` : `postgres, schema ${spec.schema ?? 'public'}`);
 
     // First among log taps: a later tap that throws ends the stage, and the entry must exist
     // whatever else fails. Sync: capturing references has nothing to await.

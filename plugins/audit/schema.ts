@@ -1,4 +1,6 @@
 // The audit plugin's options, checked once at boot (ajv applies the defaults).
+import { storeOptionsSchema } from './store/store-options.js';
+import type { StoreOptions } from './store/store-options.js';
 
 export interface AuditOptions {
   /** Take the client address from `x-forwarded-for` (only behind a proxy you run). */
@@ -17,6 +19,7 @@ export interface AuditOptions {
   flush_interval_ms: number;
   /** Keep a word index of the bodies for `q`; without it a search scans every body in its time range. */
   body_index: boolean;
+  store: StoreOptions;
 }
 
 export const auditSchema = {
@@ -30,5 +33,6 @@ export const auditSchema = {
     batch_size: { type: 'integer', minimum: 1, maximum: 10_000, default: 1000 },
     flush_interval_ms: { type: 'integer', minimum: 1, maximum: 60_000, default: 100 },
     body_index: { type: 'boolean', default: false },
+    store: storeOptionsSchema,
   },
 } as const;

@@ -9,6 +9,7 @@ import { startGateway } from '../../core/gateway.js';
 import type { RunningGateway } from '../../core/gateway.js';
 import { createLogger } from '../../core/logger.js';
 import type { Logger } from '../../core/logger.js';
+import { AUDIT_ON_POSTGRES, auditOnPostgres } from './postgres.js';
 
 export const MASTER_KEY = 'sk-test-master-0123456789';
 
@@ -45,7 +46,9 @@ export async function startTestGateway(options: StartOptions = {}): Promise<Test
   const config = mergeConfig(base, options.config ?? {}) as Record<string, unknown>;
   let running: RunningGateway;
   try {
-    running = await startGateway(loadConfig({ overrides: config, env: options.env ?? {} }), options.logger ?? createLogger('error'));
+    const loaded = loadConfig({ overrides: config, env: options.env ?? {} });
+    if (AUDIT_ON_POSTGRES) loaded.config.plugins = auditOnPostgres(loaded.config.plugins, dataDir);
+    running = await startGateway(loaded, options.logger ?? createLogger('error'));
   } catch (err) {
     // Tests of startup errors must not leave data directories behind.
     if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
