@@ -13,6 +13,8 @@ export interface StoreOptions {
 }
 
 const DB_FILE = 'sluice.db';
+/** A schema name that needs no escaping: it is written into search_path and DDL. */
+export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export const storeOptionsSchema = {
   type: 'object',
@@ -21,7 +23,7 @@ export const storeOptionsSchema = {
   properties: {
     type: { enum: ['sqlite', 'postgres'], default: 'sqlite' },
     url: { type: ['string', 'null'], minLength: 1, default: null },
-    schema: { type: 'string', pattern: '^[a-z_][a-z0-9_]{0,62}$', default: 'public' },
+    schema: { type: 'string', pattern: SCHEMA_NAME.source, default: 'public' },
   },
 } as const;
 

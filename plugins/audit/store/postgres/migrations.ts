@@ -69,7 +69,7 @@ const LOCK = "hashtextextended('sluice.migrations', 0)";
 export async function migrate(db: PoolClient, schema: string): Promise<number> {
   await db.query(`SELECT pg_advisory_lock(${LOCK})`);
   try {
-    await db.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await db.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await db.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)');
     const { rows } = await db.query<{ version: number }>('SELECT coalesce(max(version), 0) AS version FROM schema_migrations');
     const current = rows[0]!.version;

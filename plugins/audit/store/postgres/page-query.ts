@@ -3,14 +3,11 @@
 // the planner would otherwise join every labelled row and sort), `q` through the bodies'
 // trigram indexes (body-search.ts), and the cursor resumes strictly after the last row shown.
 import type { CursorPosition } from '../cursor.js';
+import { columnClauses } from '../filter-clauses.js';
+import type { PageSql } from '../filter-clauses.js';
 import type { AuditFilter } from '../store.js';
 import { bodyMatchClause, bodyPattern } from './body-search.js';
 import { pgText, SUMMARY_COLUMNS } from './entry-columns.js';
-
-export interface PageSql {
-  sql: string;
-  params: unknown[];
-}
 
 export function pageSql(filter: AuditFilter, before: CursorPosition | null, limit: number): PageSql {
   const where: string[] = [];
@@ -25,12 +22,7 @@ export function pageSql(filter: AuditFilter, before: CursorPosition | null, limi
   for (const label of others) {
     add('EXISTS (SELECT 1 FROM audit_labels o WHERE o.name = ? AND o.value = ? AND o.ts = e.ts AND o.seq = e.seq)', label.name, label.value);
   }
-  if (filter.model !== undefined) add('e.usage_model = ?', filter.model);
-  if (filter.provider !== undefined) add('e.provider = ?', filter.provider);
-  if (filter.key !== undefined) add('e.key_id = ?', filter.key);
-  if (filter.status !== undefined) add('e.status BETWEEN ? AND ?', filter.status[0], filter.status[1]);
-  if (filter.from !== undefined) add(`${order}.ts >= ?`, filter.from);
-  if (filter.to !== undefined) add(`${order}.ts < ?`, filter.to);
+  for (const c of columnClauses(filter, order)) add(c.sql, ...c.values);
   if (filter.q !== undefined) {
     params.push(bodyPattern(filter.q));
     where.push(bodyMatchClause(params.length));

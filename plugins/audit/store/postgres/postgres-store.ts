@@ -3,15 +3,16 @@
 // ids are the gateway's UUIDv7s, seq comes from the database's own sequence, rollups are added
 // to (never overwritten) in the transaction of their entries.
 import pg from 'pg';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import type { AuditEntry } from '../../audit-entry.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import type { AuditFilter, AuditPage, AuditStore, Store, UsageGroupBy, UsageRow } from '../store.js';
+import { SCHEMA_NAME } from '../store-options.js';
 import { ENTRY_COLUMNS, entryOfRow, pgText } from './entry-columns.js';
 import { insertEntries } from './insert.js';
 import { migrate } from './migrations.js';
 import { pageSql } from './page-query.js';
-import { inTransaction } from './transaction.js';
+import { inTransaction, withClient } from './transaction.js';
 import { usageRows } from './usage-query.js';
 
 export interface PostgresOptions {
@@ -19,15 +20,13 @@ export interface PostgresOptions {
   url: string;
   /** Default `public`; created when missing. */
   schema?: string;
-  /** Connections at most (default 4): the writer and a few admin reads at a time. */
-  poolSize?: number;
-  /** An idle connection that failed (the server restarted); the next query reconnects. */
-  onBackgroundError?: (message: string) => void;
 }
+
+// Connections per store: the writer's transactions, or a few admin reads at a time.
+const POOL_SIZE = 4;
 
 // Rows deleted per purge transaction: short enough that writers waiting on the rows barely notice.
 const PURGE_CHUNK = 5000;
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export class PostgresStore implements Store {
   readonly audit: PostgresAuditStore;
@@ -43,17 +42,14 @@ export class PostgresStore implements Store {
   /** Connects, applies the migrations (creating the schema) and resolves when ready. */
   static async open(options: PostgresOptions): Promise<PostgresStore> {
     const schema = options.schema ?? 'public';
-    // Named in search_path and in DDL: only plain lower-case names, nothing to quote.
+    // Written into search_path and DDL (quoted): plain lower-case names only.
     if (!SCHEMA_NAME.test(schema)) throw new Error(`store schema ${JSON.stringify(schema)} is not a plain lower-case SQL name`);
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 4, options: `-c search_path=${schema}` });
-    pool.on('error', (err) => options.onBackgroundError?.(`PostgreSQL connection: ${err.message}`));
+    const pool = new pg.Pool({ connectionString: options.url, max: POOL_SIZE, options: `-c search_path="${schema}"` });
+    // An idle connection that fails (the server restarted) is dropped by the pool and the next
+    // query connects anew and reports; unheard, the event would end the process.
+    pool.on('error', () => undefined);
     try {
-      const client = await pool.connect();
-      try {
-        return new PostgresStore(pool, await migrate(client, schema));
-      } finally {
-        client.release();
-      }
+      return new PostgresStore(pool, await withClient(pool, (db) => migrate(db, schema)));
     } catch (err) {
       await pool.end();
       throw err;
@@ -73,7 +69,7 @@ export class PostgresAuditStore implements AuditStore {
   }
 
   async insert(entries: readonly AuditEntry[]): Promise<void> {
-    await this.#withClient((db) => inTransaction(db, () => insertEntries(db, entries)));
+    await withClient(this.#pool, (db) => inTransaction(db, () => insertEntries(db, entries)));
   }
 
   async get(id: string): Promise<AuditEntry | null> {
@@ -97,7 +93,7 @@ export class PostgresAuditStore implements AuditStore {
 
   usage(groupBy: UsageGroupBy, from: number, to: number): Promise<UsageRow[]> {
     // One snapshot for the several queries, so a batch committing meanwhile counts in all or none.
-    return this.#withClient((db) => inTransaction(db, () => usageRows(db, groupBy, from, to), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
+    return withClient(this.#pool, (db) => inTransaction(db, () => usageRows(db, groupBy, from, to), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
   }
 
   async purgeBefore(ts: number): Promise<number> {
@@ -107,19 +103,6 @@ export class PostgresAuditStore implements AuditStore {
       const n = Number(rows[0]!.n);
       total += n;
       if (n < PURGE_CHUNK) return total;
-    }
-  }
-
-  async #withClient<T>(work: (db: PoolClient) => Promise<T>): Promise<T> {
-    const db = await this.#pool.connect();
-    try {
-      const result = await work(db);
-      db.release();
-      return result;
-    } catch (err) {
-      // Not back to the pool: after a failed transaction the connection may be broken too.
-      db.release(true);
-      throw err;
     }
   }
 }

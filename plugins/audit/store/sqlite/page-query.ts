@@ -3,13 +3,10 @@
 // the word index of the bodies (body-search.ts), with LIKE confirming each candidate.
 import type { AuditFilter } from '../store.js';
 import type { CursorPosition } from '../cursor.js';
+import { columnClauses } from '../filter-clauses.js';
+import type { PageSql } from '../filter-clauses.js';
 import { likePattern } from './body-search.js';
 import { SUMMARY_COLUMNS } from './entry-columns.js';
-
-export interface PageSql {
-  sql: string;
-  params: unknown[];
-}
 
 /** `candidates`: the FTS5 query narrowing q (body-search.ts), '' for none. */
 export function pageSql(filter: AuditFilter, before: CursorPosition | null, limit: number, candidates = ''): PageSql {
@@ -26,12 +23,7 @@ export function pageSql(filter: AuditFilter, before: CursorPosition | null, limi
     where.push(clause);
     params.push(...values);
   };
-  if (filter.model !== undefined) add('e.usage_model = ?', filter.model);
-  if (filter.provider !== undefined) add('e.provider = ?', filter.provider);
-  if (filter.key !== undefined) add('e.key_id = ?', filter.key);
-  if (filter.status !== undefined) add('e.status BETWEEN ? AND ?', filter.status[0], filter.status[1]);
-  if (filter.from !== undefined) add(`${order}.ts >= ?`, filter.from);
-  if (filter.to !== undefined) add(`${order}.ts < ?`, filter.to);
+  for (const c of columnClauses(filter, order)) add(c.sql, ...c.values);
   if (filter.q !== undefined) {
     if (candidates !== '') add('e.seq IN (SELECT rowid FROM audit_bodies WHERE audit_bodies MATCH ?)', candidates);
     const like = likePattern(filter.q);
