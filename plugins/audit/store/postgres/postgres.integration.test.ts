@@ -153,3 +153,27 @@ describe('two gateways on one PostgreSQL schema @integration', function () {
     }
   });
 });
+
+describe('choosing the PostgreSQL store @integration', () => {
+  it('refuses to start without a URL in store.url or DATABASE_URL, saying so', async () => {
+    try {
+      await startTestGateway({ config: { plugins: withPluginOptions('audit', { store: { type: 'postgres' } }) }, env: {} });
+      expect.fail('started without a database URL');
+    } catch (err) {
+      expect(String(err)).to.match(/plugins\[\d+\] \(audit\): setup failed: store\.type is postgres but neither store\.url nor DATABASE_URL is set$/);
+    }
+  });
+
+  it('takes the URL from DATABASE_URL', async () => {
+    const schema = scratchSchema();
+    const gw = await startTestGateway({ config: { plugins: withPluginOptions('audit', { store: { type: 'postgres', schema } }) }, env: { DATABASE_URL: TEST_DATABASE_URL } });
+    try {
+      const res = await gw.fetch('/v1/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: 'hi' }] }) });
+      const listed = (await getJson(gw, '/admin/audit')) as { data: Array<{ id: string }> };
+      expect(listed.data.map((e) => e.id)).to.deep.equal([res.headers.get('x-request-id')]);
+    } finally {
+      await gw.close();
+      await dropSchema(schema);
+    }
+  });
+});
