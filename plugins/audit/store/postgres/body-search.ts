@@ -1,7 +1,7 @@
 // Body search (`q`): a literal substring of the request or of the response body, ASCII letters
-// folded. A pg_trgm GIN index on each body finds the candidates by ILIKE (as SQLite's trigram
-// FTS5 does); ILIKE folds more than ASCII (the Kelvin sign is a k), so LIKE over the body with
-// only A-Z folded confirms them, a slow function run on the few candidates only. Without
+// folded. A pg_trgm GIN index on each body finds the candidates by ILIKE (SQLite narrows by an
+// FTS5 word index); ILIKE folds more than ASCII (the Kelvin sign is a k), so LIKE over the body
+// with only A-Z folded confirms them, a slow function run on the few candidates only. Without
 // pg_trgm (not installed, and the role may not create it) the same test scans the rows:
 // PostgreSQL's full-text search matches words, not substrings, so it could not give the same
 // answers.
@@ -15,8 +15,8 @@ function folded(column: string): string {
   return `translate(${column}, '${UPPER}', '${UPPER.toLowerCase()}')`;
 }
 
-/** The trigram indexes, in the caller's transaction; false when pg_trgm is not to be had. */
-export async function createBodySearch(db: PoolClient): Promise<boolean> {
+/** The trigram indexes, in the caller's transaction; none when pg_trgm is not to be had. */
+export async function createBodySearch(db: PoolClient): Promise<void> {
   // In `public`, not the store's schema: the extension is database-wide, and dropping a
   // schema that held it would take every store's indexes with it.
   await db.query('SAVEPOINT body_search');
@@ -26,11 +26,10 @@ export async function createBodySearch(db: PoolClient): Promise<boolean> {
     await db.query('ROLLBACK TO SAVEPOINT body_search');
   }
   const { rows } = await db.query<{ schema: string }>("SELECT extnamespace::regnamespace::text AS schema FROM pg_extension WHERE extname = 'pg_trgm'");
-  if (rows.length === 0) return false;
+  if (rows.length === 0) return;
   for (const column of ['request_body', 'response_body']) {
     await db.query(`CREATE INDEX audit_entries_${column}_trgm ON audit_entries USING gin (${column} ${rows[0]!.schema}.gin_trgm_ops)`);
   }
-  return true;
 }
 
 /** The WHERE clause for `q`, its pattern bound to parameter `$n`. */

@@ -3,9 +3,9 @@
 import type { PoolClient } from 'pg';
 import type { UsageGroupBy, UsageRow } from '../store.js';
 import { NO_VALUE } from '../usage-rollup.js';
-import { pgText } from './entry-columns.js';
 import { splitWindow, UsageSums } from '../usage-sums.js';
 import type { SumRow } from '../usage-sums.js';
+import { pgText } from './entry-columns.js';
 
 const SUMS = `count(*) AS requests, coalesce(sum(e.input_tokens), 0) AS input_tokens, coalesce(sum(e.output_tokens), 0) AS output_tokens,
   coalesce(sum(e.total_tokens), 0) AS total_tokens, coalesce(sum(e.cost_pico), 0) AS cost_pico,
