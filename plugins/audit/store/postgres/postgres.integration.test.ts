@@ -22,7 +22,7 @@ async function getJson(gw: TestGateway, path: string): Promise<unknown> {
 }
 
 // What differs between two runs of the same calls: ids, clocks (a cursor holds one), the port.
-const RUN_SPECIFIC = new Set(['id', 'time', 'ts', 'duration_ms', 'ttfb_ms', 'host', 'from', 'to', 'next_cursor']);
+const RUN_SPECIFIC = new Set(['id', 'time', 'ts', 'duration_ms', 'ttfb_ms', 'queued_ms', 'host', 'from', 'to', 'next_cursor']);
 
 function comparable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(comparable);
