@@ -1,0 +1,144 @@
+// The budget plugin in memory mode, through the openai SDK against the OpenAI mock. One call
+// of gpt-4o-mini costs 17 x $0.15 + 4 x $0.60 per million tokens = $0.00000495 (the mock's usage).
+import { rmSync } from 'node:fs';
+import { expect } from 'chai';
+import OpenAI from 'openai';
+import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
+import type { MockProvider } from '../../test/helpers/mock-provider.js';
+import { sendJson } from '../../test/helpers/mock-provider.js';
+import { startTestGateway } from '../../test/helpers/start-gateway.js';
+import type { TestGateway } from '../../test/helpers/start-gateway.js';
+import { limitConfig, slowChat } from '../limit-state/test-config.js';
+import type { TestKey } from '../limit-state/test-keys.js';
+import { periodBounds } from './period.js';
+
+const KEY = 'sk-test-budget-key-0001';
+const CALL_USD = 0.00000495;
+const CHAT = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user' as const, content: 'hi' }], max_tokens: 4 };
+
+function budgetKey(calls: number, period: 'daily' | 'total' = 'daily'): Record<string, TestKey> {
+  return { [KEY]: { id: 'k-budget', budget: { amount_usd: Number((CALL_USD * calls).toFixed(8)), period } } };
+}
+
+/** The status of each call: 200, or the gateway's error status and code. */
+async function call(client: OpenAI, body: object = CHAT): Promise<string> {
+  try {
+    await client.chat.completions.create(body as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    return '200';
+  } catch (err) {
+    if (err instanceof OpenAI.APIError) return `${err.status} ${String(err.code)}`;
+    throw err;
+  }
+}
+
+/** The log stage settles after the answer went out: give it a moment. */
+const settled = (): Promise<void> => new Promise((r) => setTimeout(r, 50));
+
+describe('budget plugin (memory)', () => {
+  let mock: MockProvider;
+  let gw: TestGateway | null = null;
+
+  async function start(keys: Record<string, TestKey>, budget: Record<string, unknown> = {}, dataDir?: string): Promise<TestGateway> {
+    gw = await startTestGateway({ config: limitConfig(keys, { budget }), env: openAIEnv(mock), ...(dataDir ? { dataDir } : {}) });
+    return gw;
+  }
+
+  beforeEach(async () => {
+    mock = await startOpenAIMock();
+  });
+  afterEach(async () => {
+    await gw?.close();
+    gw = null;
+    await mock.close();
+  });
+
+  it('sequential calls: the five the budget pays for pass, the sixth is 429 budget_exceeded with retry-after at the period end', async () => {
+    const g = await start(budgetKey(5));
+    const client = g.client(KEY);
+    const results: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      results.push(await call(client));
+      await settled();
+    }
+    expect(results).to.deep.equal(['200', '200', '200', '200', '200', '429 budget_exceeded']);
+    const res = await g.fetch('/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: JSON.stringify(CHAT) });
+    const body = (await res.json()) as { error: Record<string, unknown> };
+    expect(res.status).to.equal(429);
+    expect(body.error).to.deep.equal({ message: 'the budget of $0.00002475 for key:k-budget is spent for this period', type: 'rate_limit_error', code: 'budget_exceeded', param: null });
+    const untilReset = (periodBounds('daily', Date.now()).end! - Date.now()) / 1000;
+    expect(Number(res.headers.get('retry-after'))).to.be.within(untilReset - 2, untilReset + 2);
+  });
+
+  it('40 concurrent calls against a budget worth 5 overshoot it by at most one call', async () => {
+    slowChat(mock, 150);
+    const g = await start(budgetKey(5));
+    const client = g.client(KEY);
+    const results = await Promise.all(Array.from({ length: 40 }, () => call(client)));
+    const passed = results.filter((r) => r === '200').length;
+    expect(results.filter((r) => r !== '200')).to.deep.equal(Array(40 - passed).fill('429 budget_exceeded'));
+    // Spent = passed x one call: the budget's five, plus at most one.
+    expect(passed).to.be.within(5, 6);
+    await settled();
+    expect(await call(client)).to.equal('429 budget_exceeded');
+  });
+
+  it('a failed call and a client that goes away give their reservation back', async () => {
+    // Worth one call: a reservation left behind would refuse the next call.
+    const g = await start(budgetKey(1));
+    const client = g.client(KEY);
+    mock.on('POST', '/v1/chat/completions', (_req, res) => sendJson(res, 500, { error: { message: 'boom', type: 'server_error' } }));
+    expect(await call(client)).to.equal('502 server_error');
+    await settled();
+    slowChat(mock, 2000);
+    const gone = new AbortController();
+    const abandoned = client.chat.completions.create(CHAT, { signal: gone.signal }).catch(() => 'aborted');
+    await new Promise((r) => setTimeout(r, 200));
+    gone.abort();
+    expect(await abandoned).to.equal('aborted');
+    await new Promise((r) => setTimeout(r, 200));
+    slowChat(mock, 0);
+    expect(await call(client)).to.equal('200');
+    await settled();
+    expect(await call(client)).to.equal('429 budget_exceeded');
+  });
+
+  it('spend survives a restart: rebuilt from the audit store', async () => {
+    const first = await start(budgetKey(2, 'total'));
+    const dataDir = first.dataDir;
+    const client = first.client(KEY);
+    expect([await call(client), await call(client)]).to.deep.equal(['200', '200']);
+    await first.running.close();
+    gw = null;
+    const second = await start(budgetKey(2, 'total'), {}, dataDir);
+    try {
+      expect(await call(second.client(KEY))).to.equal('429 budget_exceeded');
+    } finally {
+      await second.close();
+      gw = null;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a budget per label value: each user gets its own', async () => {
+    const keys = { [KEY]: { id: 'k-team' } };
+    gw = await startTestGateway({
+      config: limitConfig(keys, { budget: { labels: { user: { amount_usd: CALL_USD, period: 'monthly' } } } }),
+      env: { ...openAIEnv(mock), TAGGING_HEADER_1: 'x-user', TAGGING_HEADER_1_PREFIX: 'user' },
+    });
+    const alice = gw.client(KEY).withOptions({ defaultHeaders: { 'x-user': 'alice' } });
+    const bob = gw.client(KEY).withOptions({ defaultHeaders: { 'x-user': 'bob' } });
+    expect(await call(alice)).to.equal('200');
+    await settled();
+    expect(await call(alice)).to.equal('429 budget_exceeded');
+    expect(await call(bob)).to.equal('200');
+  });
+
+  it('a model without a known price: refused by default, let through with unknown_price: allow', async () => {
+    const unpriced = { ...CHAT, model: 'openai/gpt-unlisted-model' };
+    const refusing = await start(budgetKey(5));
+    expect(await call(refusing.client(KEY), unpriced)).to.equal('403 model_not_priced');
+    await refusing.close();
+    const allowing = await start(budgetKey(5), { unknown_price: 'allow' });
+    expect(await call(allowing.client(KEY), unpriced)).to.equal('200');
+  });
+});

@@ -1,0 +1,91 @@
+// Budgets per key and per label value that concurrency cannot overshoot: before a call is
+// forwarded, its most expensive outcome is reserved against every budget it spends from, and
+// it is admitted only while each still has money left; the log stage settles the true cost
+// (nothing for a failure, a cache hit or a client that left before usage came). Spend is kept
+// in memory (rebuilt from the audit store at start) or, shared by every replica, in Redis.
+// docs/budgets.md.
+import type { RequestContext } from '../../core/context.js';
+import { forbidden, rateLimited, unavailable } from '../../core/errors.js';
+import { definePlugin } from '../../core/plugin.js';
+import { ORDER } from '../../core/stages.js';
+import { redisConnection } from '../limit-state/redis-option.js';
+import { formatUsd } from '../pricing/money.js';
+import { budgetAccounts } from './budget-accounts.js';
+import { estimateCost } from './cost-estimate.js';
+import type { BudgetAccount, Ledger } from './ledger.js';
+import { MemoryLedger } from './memory-ledger.js';
+import { RedisLedger } from './redis-ledger.js';
+import { budgetSchema } from './schema.js';
+import type { BudgetOptions } from './schema.js';
+import { rebuildSpend } from './spend-rebuild.js';
+
+const NAME = 'budget';
+
+declare module '../../core/context.js' {
+  interface ContextLocals {
+    budget?: { accounts: BudgetAccount[]; reserved: bigint };
+  }
+}
+
+export default definePlugin<BudgetOptions>({
+  name: NAME,
+  dependsOn: ['pricing'],
+  schema: budgetSchema,
+  setup(gw, options) {
+    const redis = redisConnection(gw, NAME, options);
+    const memory = redis === null ? new MemoryLedger() : null;
+    const ledger: Ledger = memory ?? new RedisLedger(redis!, options.key_prefix);
+    const labelBudgets = Object.entries(options.labels);
+
+    if (memory !== null) {
+      gw.lifecycle.ready.tapPromise(NAME, async () => {
+        const store = gw.services.auditStore;
+        if (store === undefined) gw.logger.warn('no audit store (the audit plugin is off): spend from before this start is not counted');
+        else await rebuildSpend(memory, store, labelBudgets, Date.now());
+      });
+    }
+
+    function decide(ctx: RequestContext, accounts: BudgetAccount[], reserved: bigint, exhausted: number | null): void {
+      if (exhausted === null) {
+        if (options.on_redis_error === 'closed') throw unavailable('budgets cannot be checked right now', 'limits_unavailable');
+        return;
+      }
+      if (exhausted !== -1) {
+        const spent = accounts[exhausted]!;
+        const retryAfter = spent.end === null ? null : (spent.end - Date.now()) / 1000;
+        throw rateLimited(`the budget of $${formatUsd(spent.limit)} for ${spent.scope} is spent for this period`, retryAfter, 'budget_exceeded');
+      }
+      ctx.locals.budget = { accounts, reserved };
+    }
+
+    function check(ctx: RequestContext): Promise<void> | undefined {
+      const accounts = budgetAccounts(ctx, labelBudgets);
+      if (accounts.length === 0) return undefined;
+      let estimate = estimateCost(ctx, options);
+      if (estimate === null) {
+        if (options.unknown_price === 'refuse') throw forbidden(`model '${ctx.model ?? ''}' has no known price, and a budget applies to this call`, 'model_not_priced');
+        estimate = 0n;
+      }
+      const exhausted = ledger.reserve(accounts, estimate);
+      if (exhausted instanceof Promise) return exhausted.then((e) => decide(ctx, accounts, estimate, e));
+      decide(ctx, accounts, estimate, exhausted);
+      return undefined;
+    }
+
+    // After the rate limits: a request they refuse reserves nothing.
+    if (redis === null) gw.stages.limit.tap({ name: NAME, stage: ORDER.LATE }, check);
+    else gw.stages.limit.tapPromise({ name: NAME, stage: ORDER.LATE }, async (ctx: RequestContext) => check(ctx));
+
+    gw.stages.log.tap(NAME, (ctx: RequestContext) => {
+      const held = ctx.locals.budget;
+      if (held !== undefined) ledger.settle(held.accounts, actualCost(ctx) - held.reserved);
+    });
+    gw.lifecycle.close.tapPromise(NAME, () => ledger.close());
+  },
+});
+
+/** What the price stage charged: nothing for a failure or a cache hit, and nothing known when usage never came. */
+function actualCost(ctx: RequestContext): bigint {
+  const picos = ctx.cost?.['pico_usd'];
+  return typeof picos === 'string' ? BigInt(picos) : 0n;
+}
