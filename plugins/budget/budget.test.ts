@@ -2,37 +2,22 @@
 // of gpt-4o-mini costs 17 x $0.15 + 4 x $0.60 per million tokens = $0.00000495 (the mock's usage).
 import { rmSync } from 'node:fs';
 import { expect } from 'chai';
-import OpenAI from 'openai';
 import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
 import { sendJson } from '../../test/helpers/mock-provider.js';
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
 import { limitConfig, slowChat } from '../limit-state/test-config.js';
+import { CHAT, settled, statusOf } from '../limit-state/test-calls.js';
 import type { TestKey } from '../limit-state/test-keys.js';
 import { periodBounds } from './period.js';
 
 const KEY = 'sk-test-budget-key-0001';
 const CALL_USD = 0.00000495;
-const CHAT = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user' as const, content: 'hi' }], max_tokens: 4 };
 
 function budgetKey(calls: number, period: 'daily' | 'total' = 'daily'): Record<string, TestKey> {
   return { [KEY]: { id: 'k-budget', budget: { amount_usd: Number((CALL_USD * calls).toFixed(8)), period } } };
 }
-
-/** The status of each call: 200, or the gateway's error status and code. */
-async function call(client: OpenAI, body: object = CHAT): Promise<string> {
-  try {
-    await client.chat.completions.create(body as OpenAI.ChatCompletionCreateParamsNonStreaming);
-    return '200';
-  } catch (err) {
-    if (err instanceof OpenAI.APIError) return `${err.status} ${String(err.code)}`;
-    throw err;
-  }
-}
-
-/** The log stage settles after the answer went out: give it a moment. */
-const settled = (): Promise<void> => new Promise((r) => setTimeout(r, 50));
 
 describe('budget plugin (memory)', () => {
   let mock: MockProvider;
@@ -57,7 +42,7 @@ describe('budget plugin (memory)', () => {
     const client = g.client(KEY);
     const results: string[] = [];
     for (let i = 0; i < 6; i++) {
-      results.push(await call(client));
+      results.push(await statusOf(client));
       await settled();
     }
     expect(results).to.deep.equal(['200', '200', '200', '200', '200', '429 budget_exceeded']);
@@ -73,13 +58,14 @@ describe('budget plugin (memory)', () => {
     slowChat(mock, 150);
     const g = await start(budgetKey(5));
     const client = g.client(KEY);
-    const results = await Promise.all(Array.from({ length: 40 }, () => call(client)));
+    const results = await Promise.all(Array.from({ length: 40 }, () => statusOf(client)));
     const passed = results.filter((r) => r === '200').length;
     expect(results.filter((r) => r !== '200')).to.deep.equal(Array(40 - passed).fill('429 budget_exceeded'));
-    // Spent = passed x one call: the budget's five, plus at most one.
-    expect(passed).to.be.within(5, 6);
+    // Each call reserves 6.75 µ$ (its estimate) and costs 4.95: at least 4 fit before the
+    // reservations reach the budget; spend (passed x 4.95) stays under the budget plus one call.
+    expect(passed).to.be.within(4, 6);
     await settled();
-    expect(await call(client)).to.equal('429 budget_exceeded');
+    expect(await statusOf(client)).to.equal('429 budget_exceeded');
   });
 
   it('a failed call and a client that goes away give their reservation back', async () => {
@@ -87,7 +73,7 @@ describe('budget plugin (memory)', () => {
     const g = await start(budgetKey(1));
     const client = g.client(KEY);
     mock.on('POST', '/v1/chat/completions', (_req, res) => sendJson(res, 500, { error: { message: 'boom', type: 'server_error' } }));
-    expect(await call(client)).to.equal('502 server_error');
+    expect(await statusOf(client)).to.equal('502 server_error');
     await settled();
     slowChat(mock, 2000);
     const gone = new AbortController();
@@ -97,21 +83,21 @@ describe('budget plugin (memory)', () => {
     expect(await abandoned).to.equal('aborted');
     await new Promise((r) => setTimeout(r, 200));
     slowChat(mock, 0);
-    expect(await call(client)).to.equal('200');
+    expect(await statusOf(client)).to.equal('200');
     await settled();
-    expect(await call(client)).to.equal('429 budget_exceeded');
+    expect(await statusOf(client)).to.equal('429 budget_exceeded');
   });
 
   it('spend survives a restart: rebuilt from the audit store', async () => {
     const first = await start(budgetKey(2, 'total'));
     const dataDir = first.dataDir;
     const client = first.client(KEY);
-    expect([await call(client), await call(client)]).to.deep.equal(['200', '200']);
+    expect([await statusOf(client), await statusOf(client)]).to.deep.equal(['200', '200']);
     await first.running.close();
     gw = null;
     const second = await start(budgetKey(2, 'total'), {}, dataDir);
     try {
-      expect(await call(second.client(KEY))).to.equal('429 budget_exceeded');
+      expect(await statusOf(second.client(KEY))).to.equal('429 budget_exceeded');
     } finally {
       await second.close();
       gw = null;
@@ -127,18 +113,18 @@ describe('budget plugin (memory)', () => {
     });
     const alice = gw.client(KEY).withOptions({ defaultHeaders: { 'x-user': 'alice' } });
     const bob = gw.client(KEY).withOptions({ defaultHeaders: { 'x-user': 'bob' } });
-    expect(await call(alice)).to.equal('200');
+    expect(await statusOf(alice)).to.equal('200');
     await settled();
-    expect(await call(alice)).to.equal('429 budget_exceeded');
-    expect(await call(bob)).to.equal('200');
+    expect(await statusOf(alice)).to.equal('429 budget_exceeded');
+    expect(await statusOf(bob)).to.equal('200');
   });
 
   it('a model without a known price: refused by default, let through with unknown_price: allow', async () => {
     const unpriced = { ...CHAT, model: 'openai/gpt-unlisted-model' };
     const refusing = await start(budgetKey(5));
-    expect(await call(refusing.client(KEY), unpriced)).to.equal('403 model_not_priced');
+    expect(await statusOf(refusing.client(KEY), unpriced)).to.equal('403 model_not_priced');
     await refusing.close();
     const allowing = await start(budgetKey(5), { unknown_price: 'allow' });
-    expect(await call(allowing.client(KEY), unpriced)).to.equal('200');
+    expect(await statusOf(allowing.client(KEY), unpriced)).to.equal('200');
   });
 });
