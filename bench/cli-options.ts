@@ -12,6 +12,8 @@ export interface BenchOptions {
   rounds: number;
   jsonPath: string | null;
   configPath: string | null;
+  /** The bearer token the load sends to Sluice; null: the master key. */
+  apiKey: string | null;
   /** Fixed request rate of the latency measurement. */
   openLoopRate: number;
   connections: number;
@@ -26,6 +28,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --rate <n>          open-loop request rate for the latency measurement (default 500)
   --connections <n>   wrk connections (default 50)
   --config <file>     passed to Sluice as GATEWAY_CONFIG
+  --api-key <token>   the bearer token sent to Sluice (default: its master key), e.g. a key with limits
   --json <file>       also write the results as JSON
   --help`;
 
@@ -68,6 +71,7 @@ export function parseOptions(argv: string[]): BenchOptions | null {
       rate: { type: 'string', default: '500' },
       connections: { type: 'string', default: '50' },
       config: { type: 'string' },
+      'api-key': { type: 'string' },
       json: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -83,6 +87,7 @@ export function parseOptions(argv: string[]): BenchOptions | null {
     rounds: count('rounds', values.rounds),
     jsonPath: values.json ?? null,
     configPath: values.config ?? null,
+    apiKey: values['api-key'] ?? null,
     openLoopRate: positive('rate', values.rate),
     connections: Math.round(positive('connections', values.connections)),
   };

@@ -93,6 +93,7 @@ export async function startSluice(
   cpu: number | null,
   mock: Target,
   configPath: string | null,
+  apiKey: string | null = null,
 ): Promise<SluiceStart> {
   try {
     execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(REPO_ROOT, 'tsconfig.build.json')], { cwd: REPO_ROOT, stdio: 'pipe' });
@@ -127,6 +128,6 @@ export async function startSluice(
   }
   return {
     ok: true,
-    target: { id: 'sluice', origin, model: 'openai/gpt-4o-mini', headers: { authorization: `Bearer ${SLUICE_MASTER_KEY}` }, process: child },
+    target: { id: 'sluice', origin, model: 'openai/gpt-4o-mini', headers: { authorization: `Bearer ${apiKey ?? SLUICE_MASTER_KEY}` }, process: child },
   };
 }

@@ -21,8 +21,8 @@ export function msUntil(counts: WindowCounts, elapsed: number, allowed: number):
   const left = WINDOW_MS - elapsed;
   if (counts.curr <= allowed) {
     if (counts.prev === 0) return 0;
-    return Math.max(0, Math.ceil(left - ((allowed - counts.curr) * WINDOW_MS) / counts.prev));
+    return Math.max(0, Math.ceil((left * counts.prev - (allowed - counts.curr) * WINDOW_MS) / counts.prev));
   }
   // The current window's count alone is too much: wait until it is the previous one and has decayed.
-  return left + Math.ceil(WINDOW_MS * (1 - allowed / counts.curr));
+  return left + Math.ceil((WINDOW_MS * (counts.curr - allowed)) / counts.curr);
 }
