@@ -2,12 +2,9 @@
 // of gpt-4o-mini costs 17 x $0.15 + 4 x $0.60 per million tokens = $0.00000495 (the mock's usage).
 import { rmSync } from 'node:fs';
 import { expect } from 'chai';
-import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
-import type { MockProvider } from '../../test/helpers/mock-provider.js';
 import { sendJson } from '../../test/helpers/mock-provider.js';
-import { startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
-import { limitConfig, slowChat } from '../limit-state/test-config.js';
+import { slowChat, withLimitGateway } from '../limit-state/test-config.js';
 import { CHAT, settled, statusOf } from '../limit-state/test-calls.js';
 import type { TestKey } from '../limit-state/test-keys.js';
 import { periodBounds } from './period.js';
@@ -20,22 +17,9 @@ function budgetKey(calls: number, period: 'daily' | 'total' = 'daily'): Record<s
 }
 
 describe('budget plugin (memory)', () => {
-  let mock: MockProvider;
-  let gw: TestGateway | null = null;
-
-  async function start(keys: Record<string, TestKey>, budget: Record<string, unknown> = {}, dataDir?: string): Promise<TestGateway> {
-    gw = await startTestGateway({ config: limitConfig(keys, { budget }), env: openAIEnv(mock), ...(dataDir ? { dataDir } : {}) });
-    return gw;
-  }
-
-  beforeEach(async () => {
-    mock = await startOpenAIMock();
-  });
-  afterEach(async () => {
-    await gw?.close();
-    gw = null;
-    await mock.close();
-  });
+  const limits = withLimitGateway();
+  const start = (keys: Record<string, TestKey>, budget: Record<string, unknown> = {}, dataDir?: string): Promise<TestGateway> =>
+    limits.start(keys, { budget }, dataDir === undefined ? {} : { dataDir });
 
   it('sequential calls: the five the budget pays for pass, the sixth is 429 budget_exceeded with retry-after at the period end', async () => {
     const g = await start(budgetKey(5));
@@ -55,7 +39,7 @@ describe('budget plugin (memory)', () => {
   });
 
   it('40 concurrent calls against a budget worth 5 overshoot it by at most one call', async () => {
-    slowChat(mock, 150);
+    slowChat(limits.mock, 150);
     const g = await start(budgetKey(5));
     const client = g.client(KEY);
     const results = await Promise.all(Array.from({ length: 40 }, () => statusOf(client)));
@@ -72,17 +56,17 @@ describe('budget plugin (memory)', () => {
     // Worth one call: a reservation left behind would refuse the next call.
     const g = await start(budgetKey(1));
     const client = g.client(KEY);
-    mock.on('POST', '/v1/chat/completions', (_req, res) => sendJson(res, 500, { error: { message: 'boom', type: 'server_error' } }));
+    limits.mock.on('POST', '/v1/chat/completions', (_req, res) => sendJson(res, 500, { error: { message: 'boom', type: 'server_error' } }));
     expect(await statusOf(client)).to.equal('502 server_error');
     await settled();
-    slowChat(mock, 2000);
+    slowChat(limits.mock, 2000);
     const gone = new AbortController();
     const abandoned = client.chat.completions.create(CHAT, { signal: gone.signal }).catch(() => 'aborted');
     await new Promise((r) => setTimeout(r, 200));
     gone.abort();
     expect(await abandoned).to.equal('aborted');
     await new Promise((r) => setTimeout(r, 200));
-    slowChat(mock, 0);
+    slowChat(limits.mock, 0);
     expect(await statusOf(client)).to.equal('200');
     await settled();
     expect(await statusOf(client)).to.equal('429 budget_exceeded');
@@ -94,23 +78,19 @@ describe('budget plugin (memory)', () => {
     const client = first.client(KEY);
     expect([await statusOf(client), await statusOf(client)]).to.deep.equal(['200', '200']);
     await first.running.close();
-    gw = null;
+    limits.forget();
     const second = await start(budgetKey(2, 'total'), {}, dataDir);
     try {
       expect(await statusOf(second.client(KEY))).to.equal('429 budget_exceeded');
     } finally {
       await second.close();
-      gw = null;
+      limits.forget();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
   it('a budget per label value: each user gets its own', async () => {
-    const keys = { [KEY]: { id: 'k-team' } };
-    gw = await startTestGateway({
-      config: limitConfig(keys, { budget: { labels: { user: { amount_usd: CALL_USD, period: 'monthly' } } } }),
-      env: { ...openAIEnv(mock), TAGGING_HEADER_1: 'x-user', TAGGING_HEADER_1_PREFIX: 'user' },
-    });
+    const gw = await limits.start({ [KEY]: { id: 'k-team' } }, { budget: { labels: { user: { amount_usd: CALL_USD, period: 'monthly' } } } }, { env: { TAGGING_HEADER_1: 'x-user', TAGGING_HEADER_1_PREFIX: 'user' } });
     const alice = gw.client(KEY).withOptions({ defaultHeaders: { 'x-user': 'alice' } });
     const bob = gw.client(KEY).withOptions({ defaultHeaders: { 'x-user': 'bob' } });
     expect(await statusOf(alice)).to.equal('200');
@@ -124,6 +104,7 @@ describe('budget plugin (memory)', () => {
     const refusing = await start(budgetKey(5));
     expect(await statusOf(refusing.client(KEY), unpriced)).to.equal('403 model_not_priced');
     await refusing.close();
+    limits.forget();
     const allowing = await start(budgetKey(5), { unknown_price: 'allow' });
     expect(await statusOf(allowing.client(KEY), unpriced)).to.equal('200');
   });

@@ -40,3 +40,9 @@ export const settled = (ms = 50): Promise<void> => new Promise((r) => setTimeout
 function pick(headers: Headers): Record<string, string | null> {
   return Object.fromEntries(LIMIT_HEADERS.map((h) => [h, headers.get(h)]));
 }
+
+/** Waits for the next minute when this one ends within `ms`: exact window counts need calls inside one minute. */
+export async function awayFromMinuteEdge(ms = 8000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < ms) await settled(left + 100);
+}

@@ -1,10 +1,14 @@
 // Test-only: gateway configs for budget and rate-limit tests: the shipped plugins, the test key
-// store with the given keys, and the limit plugins with their options; plus a delayed mock answer.
+// store with the given keys, and the limit plugins with their options; a gateway per test in
+// front of a mock of its own; and a delayed mock answer.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fixtureJson } from '../../test/helpers/fixtures.js';
+import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
 import { sendJson } from '../../test/helpers/mock-provider.js';
 import { defaultPlugins } from '../../test/helpers/plugins.js';
+import { startTestGateway } from '../../test/helpers/start-gateway.js';
+import type { TestGateway } from '../../test/helpers/start-gateway.js';
 import { TEST_KEYS_FILE } from './test-keys.js';
 import type { TestKey } from './test-keys.js';
 
@@ -31,4 +35,37 @@ export function slowChat(mock: MockProvider, ms: number): void {
 /** A key prefix no other test run uses, for a shared Redis. */
 export function uniquePrefix(): string {
   return `sluice-test:${process.pid}:${Date.now()}:${Math.random().toString(36).slice(2)}:`;
+}
+
+export interface LimitGateway {
+  /** The OpenAI mock of the current test (a fresh one per test, so a test may script its routes). */
+  mock: MockProvider;
+  /** Starts the test's gateway in front of the mock; it is closed after the test. */
+  start(keys: Record<string, TestKey>, plugins: LimitPlugins, options?: { env?: Record<string, string>; dataDir?: string }): Promise<TestGateway>;
+  /** Forgets the gateway: the test closed it itself. */
+  forget(): void;
+}
+
+/** Call inside a describe block: a mock per test, and the gateway a test starts closed after it. */
+export function withLimitGateway(): LimitGateway {
+  let gw: TestGateway | null = null;
+  const state: LimitGateway = {
+    mock: null as unknown as MockProvider,
+    async start(keys, plugins, options = {}) {
+      gw = await startTestGateway({ config: limitConfig(keys, plugins), env: { ...openAIEnv(state.mock), ...options.env }, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+      return gw;
+    },
+    forget() {
+      gw = null;
+    },
+  };
+  beforeEach(async () => {
+    state.mock = await startOpenAIMock();
+  });
+  afterEach(async () => {
+    await gw?.close();
+    gw = null;
+    await state.mock.close();
+  });
+  return state;
 }

@@ -10,7 +10,7 @@ import { startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
 import { startChildGateway } from '../limit-state/child-gateway.js';
 import type { ChildGateway } from '../limit-state/child-gateway.js';
-import { call } from '../limit-state/test-calls.js';
+import { awayFromMinuteEdge, call } from '../limit-state/test-calls.js';
 import { limitConfig, uniquePrefix } from '../limit-state/test-config.js';
 import { deleteKeys, SHARED_REDIS_URL, TestRedisServer } from '../limit-state/test-redis.js';
 
@@ -39,6 +39,7 @@ describe('ratelimit plugin (Redis)', function () {
       const options = { config: limitConfig(KEYS, { ratelimit: { redis_url: SHARED_REDIS_URL, key_prefix: prefix } }), env: openAIEnv(mock) };
       replicas = await Promise.all([startChildGateway(options), startChildGateway(options)]);
       const [a, b] = replicas.map((r) => r.client(KEY));
+      await awayFromMinuteEdge();
       const outcomes = [];
       for (const client of [a!, b!, a!, b!, a!]) outcomes.push(await call(client, { stream: outcomes.length === 1 }));
       expect(outcomes.map((o) => [o.status, o.headers['x-ratelimit-remaining-requests']])).to.deep.equal([

@@ -1,12 +1,9 @@
 // The ratelimit plugin in memory mode, through the openai SDK against the OpenAI mock (whose
 // chat answer uses 21 tokens).
 import { expect } from 'chai';
-import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
-import type { MockProvider } from '../../test/helpers/mock-provider.js';
-import { startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
-import { limitConfig, slowChat } from '../limit-state/test-config.js';
-import { call, CHAT, LIMIT_HEADERS, settled } from '../limit-state/test-calls.js';
+import { slowChat, withLimitGateway } from '../limit-state/test-config.js';
+import { awayFromMinuteEdge, call, CHAT, LIMIT_HEADERS, settled } from '../limit-state/test-calls.js';
 import type { TestKey } from '../limit-state/test-keys.js';
 
 const KEY = 'sk-test-ratelimit-key-0001';
@@ -21,25 +18,13 @@ function limitedKey(limits: Limits): Record<string, TestKey> {
 }
 
 describe('ratelimit plugin (memory)', () => {
-  let mock: MockProvider;
-  let gw: TestGateway | null = null;
-
-  async function start(keys: Record<string, TestKey>, ratelimit: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<TestGateway> {
-    gw = await startTestGateway({ config: limitConfig(keys, { ratelimit }), env: { ...openAIEnv(mock), ...env } });
-    return gw;
-  }
-
-  beforeEach(async () => {
-    mock = await startOpenAIMock();
-  });
-  afterEach(async () => {
-    await gw?.close();
-    gw = null;
-    await mock.close();
-  });
+  const limits = withLimitGateway();
+  const start = (keys: Record<string, TestKey>, ratelimit: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<TestGateway> =>
+    limits.start(keys, { ratelimit }, { env });
 
   it('rpm: x-ratelimit-*-requests count down on JSON and stream answers, then 429 rate_limit_exceeded with retry-after', async () => {
     const client = (await start(limitedKey({ rpm: 3 }))).client(KEY);
+    await awayFromMinuteEdge();
     const outcomes = [await call(client), await call(client, { stream: true }), await call(client), await call(client, { stream: true })];
     const requests = outcomes.map((o) => [o.status, o.code, o.headers['x-ratelimit-limit-requests'], o.headers['x-ratelimit-remaining-requests']]);
     expect(requests).to.deep.equal([
@@ -57,6 +42,7 @@ describe('ratelimit plugin (memory)', () => {
   it('tpm: counted from the estimate, corrected by the real usage, refused once spent', async () => {
     const tpm = USED * 3;
     const client = (await start(limitedKey({ tpm }))).client(KEY);
+    await awayFromMinuteEdge();
     const first = await call(client);
     await settled();
     const second = await call(client);
@@ -74,7 +60,7 @@ describe('ratelimit plugin (memory)', () => {
   });
 
   it('concurrent: calls beyond the limit in flight are refused with retry-after 1, and a slot frees when a call ends', async () => {
-    slowChat(mock, 300);
+    slowChat(limits.mock, 300);
     const client = (await start(limitedKey({ concurrent: 2 }))).client(KEY);
     const outcomes = await Promise.all(Array.from({ length: 5 }, () => call(client)));
     expect(outcomes.map((o) => `${o.status} ${o.code}`).sort()).to.deep.equal(['200 null', '200 null', '429 rate_limit_exceeded', '429 rate_limit_exceeded', '429 rate_limit_exceeded']);
