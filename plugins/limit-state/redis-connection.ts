@@ -39,9 +39,16 @@ export class RedisConnection {
     this.#client.on('ready', () => this.#recovered());
   }
 
-  /** Starts connecting; never rejects, so a gateway whose Redis is down still starts. */
-  connect(): void {
-    this.#client.connect().catch((err: unknown) => this.#failed(err));
+  /**
+   * Connects, waiting at most the connect timeout so the first requests find the connection
+   * ready; never rejects, so a gateway whose Redis is down still starts (and keeps trying).
+   */
+  async connect(): Promise<void> {
+    const connected = this.#client.connect().then(
+      () => undefined,
+      (err: unknown) => this.#failed(err),
+    );
+    await Promise.race([connected, new Promise((r) => setTimeout(r, CONNECT_TIMEOUT_MS).unref())]);
   }
 
   /** Runs a script in one round trip; null when Redis could not (the outage is logged). */
