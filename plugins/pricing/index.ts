@@ -53,7 +53,7 @@ export function priceCall(ctx: RequestContext): CostResult | null {
 }
 
 /** The tier the client asked for, which prices the call when the answer names none. */
-function requestedServiceTier(ctx: RequestContext): string | undefined {
+export function requestedServiceTier(ctx: RequestContext): string | undefined {
   const tier = ctx.body?.['service_tier'];
   return typeof tier === 'string' ? tier : undefined;
 }
