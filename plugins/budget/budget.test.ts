@@ -72,6 +72,17 @@ describe('budget plugin (memory)', () => {
     expect(await statusOf(client)).to.equal('429 budget_exceeded');
   });
 
+  it('a cache hit gives its reservation back and spends nothing', async () => {
+    // Worth one call: a cache hit that kept its reservation, or spent, would refuse the real call.
+    const client = (await limits.start(budgetKey(1), { budget: {}, cache: true })).client(KEY);
+    const cached = { ...CHAT, messages: [{ role: 'user' as const, content: 'cached' }] };
+    expect([await statusOf(client, cached), await statusOf(client, cached)]).to.deep.equal(['200', '200']);
+    await settled();
+    expect(await statusOf(client)).to.equal('200');
+    await settled();
+    expect(await statusOf(client)).to.equal('429 budget_exceeded');
+  });
+
   it('spend survives a restart: rebuilt from the audit store', async () => {
     const first = await start(budgetKey(2, 'total'));
     const dataDir = first.dataDir;

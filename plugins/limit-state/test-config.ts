@@ -9,16 +9,20 @@ import { sendJson } from '../../test/helpers/mock-provider.js';
 import { defaultPlugins } from '../../test/helpers/plugins.js';
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
+import { TEST_CACHE_FILE } from './test-cache.js';
 import { TEST_KEYS_FILE } from './test-keys.js';
 import type { TestKey } from './test-keys.js';
 
 export interface LimitPlugins {
   budget?: Record<string, unknown>;
   ratelimit?: Record<string, unknown>;
+  /** Add the test cache (test-cache.ts). */
+  cache?: boolean;
 }
 
 export function limitConfig(keys: Record<string, TestKey>, plugins: LimitPlugins, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const list: unknown[] = [...defaultPlugins(), { path: TEST_KEYS_FILE, options: { keys } }];
+  if (plugins.cache === true) list.push({ path: TEST_CACHE_FILE });
   if (plugins.ratelimit !== undefined) list.push({ name: 'ratelimit', options: plugins.ratelimit });
   if (plugins.budget !== undefined) list.push({ name: 'budget', options: plugins.budget });
   return { ...extra, plugins: list };
