@@ -92,11 +92,11 @@ export const methodNotAllowed = (method: string, path: string): GatewayError =>
 export const payloadTooLarge = (limit: number): GatewayError =>
   new GatewayError({ status: 413, type: 'invalid_request_error', message: `request body exceeds the limit of ${limit} bytes`, code: 'body_too_large' });
 
-/** `retryAfter` null: waiting will not help (a budget that never resets). */
+/** `retryAfter` null: waiting will not help (a cap that never resets). */
 export const rateLimited = (message: string, retryAfter: number | null, code: 'rate_limit_exceeded' | 'budget_exceeded' = 'rate_limit_exceeded'): GatewayError =>
   new GatewayError({ status: 429, type: 'rate_limit_error', message, code, retryAfter });
 
-/** A service the gateway needs to admit the request is down (a limits store configured to fail closed). */
+/** A service a plugin needs to admit the request is unreachable, and the plugin is told to refuse then. */
 export const unavailable = (message: string, code: string, retryAfter = 1): GatewayError =>
   new GatewayError({ status: 503, type: 'internal_error', message, code, retryAfter });
 
