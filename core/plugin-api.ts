@@ -18,6 +18,7 @@ export {
   providerTimeout,
   rateLimited,
   unauthorized,
+  unavailable,
   unsupportedOperation,
 } from './errors.js';
 export type { ErrorEnvelope, ErrorType } from './errors.js';
