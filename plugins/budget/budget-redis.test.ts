@@ -47,7 +47,9 @@ describe('budget plugin (Redis, two gateway processes)', function () {
     // reservations reach the budget; spend (passed x 4.95) stays under the budget plus one call.
     expect(passed).to.be.within(4, 6);
     await settled(200);
-    expect([await statusOf(clients[0]!), await statusOf(clients[1]!)]).to.deep.equal(['429 budget_exceeded', '429 budget_exceeded']);
+    // Once settled, spend is exact: below the budget (4 passed) one more call fits, then none.
+    const after = [await statusOf(clients[0]!), await statusOf(clients[1]!)];
+    expect(after).to.deep.equal(passed >= 5 ? ['429 budget_exceeded', '429 budget_exceeded'] : ['200', '429 budget_exceeded']);
   });
 
   it('spend is kept in Redis: a replica started later sees what the others spent', async () => {
