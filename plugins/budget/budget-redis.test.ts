@@ -3,8 +3,8 @@
 import { expect } from 'chai';
 import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
-import { startChildGateway } from '../limit-state/child-gateway.js';
-import type { ChildGateway } from '../limit-state/child-gateway.js';
+import { startChildGateway } from '../limit-state/test-child-gateway.js';
+import type { ChildGateway } from '../limit-state/test-child-gateway.js';
 import { settled, statusOf } from '../limit-state/test-calls.js';
 import { limitConfig, slowChat, uniquePrefix } from '../limit-state/test-config.js';
 import { deleteKeys, SHARED_REDIS_URL } from '../limit-state/test-redis.js';

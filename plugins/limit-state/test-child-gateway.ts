@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import OpenAI from 'openai';
 import type { StartOptions } from '../../test/helpers/start-gateway.js';
 
-const MAIN = new URL('./child-gateway-main.ts', import.meta.url).pathname;
+const MAIN = new URL('./test-child-gateway-main.ts', import.meta.url).pathname;
 
 export interface ChildGateway {
   url: string;

@@ -1,4 +1,4 @@
-// Test-only: the child side of child-gateway.ts. Starts a test gateway with the options it was
+// Test-only: the child side of test-child-gateway.ts. Starts a test gateway with the options it was
 // given, tells the parent its URL, and closes when told to or when the parent goes away.
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { StartOptions } from '../../test/helpers/start-gateway.js';
