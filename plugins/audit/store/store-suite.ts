@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { isGatewayError } from '../../../core/errors.js';
 import type { AuditEntry, AuditSummary } from '../audit-entry.js';
 import { isUnpriced, usageModel } from '../audit-entry.js';
-import type { AuditFilter, Store, UsageGroupBy, UsageRow } from './store.js';
+import type { AuditFilter, NewKey, Store, UsageGroupBy, UsageRow } from './store.js';
 import { syntheticEntry } from './synthetic-entry.js';
 import { sortUsage } from './usage-sums.js';
 
@@ -87,6 +87,24 @@ export function expectedUsage(entries: readonly AuditEntry[], groupBy: UsageGrou
     }
   }
   return sortUsage([...rows.values()]);
+}
+
+/** A key with every field set, distinct by n. */
+export function newKey(n: number, overrides: Partial<NewKey> = {}): NewKey {
+  return {
+    id: `key_${n}`,
+    secret_hash: n.toString(16).padStart(64, 'a'),
+    name: `key number ${n}`,
+    labels: { team: `team-${n}`, 'x-user': 'ü ✓' },
+    budget: { amount_usd: 12.5, period: 'monthly' },
+    rate_limit: { rpm: 60, tpm: null, concurrent: 4 },
+    allowed_models: ['openai/*', 'demo/echo'],
+    expires_at: T0 + n * HOUR,
+    disabled: false,
+    admin: n % 2 === 1,
+    created_at: T0 + n,
+    ...overrides,
+  };
 }
 
 function summaryOf(e: AuditEntry): AuditSummary {
@@ -242,6 +260,68 @@ export function describeStore(name: string, fixture: StoreFixture): void {
       expect(store.schemaVersion).to.equal(version);
       expect(await ids({})).to.deep.equal(newestFirst(entries).map((e) => e.id));
       expect(await store.audit.get(entries[3]!.id)).to.deep.equal(entries[3]);
+    });
+    describe('keys', () => {
+      it('gives back a created key exactly, by id, by secret hash and in the list', async () => {
+        const created = await store.keys.create(newKey(1));
+        const bare = await store.keys.create(newKey(2, { labels: {}, budget: null, rate_limit: null, allowed_models: null, expires_at: null }));
+        expect(created).to.deep.equal({ ...newKey(1), updated_at: T0 + 1, version: 1, deleted: false });
+        expect(bare).to.deep.equal({ ...newKey(2, { labels: {}, budget: null, rate_limit: null, allowed_models: null, expires_at: null }), updated_at: T0 + 2, version: 2, deleted: false });
+        expect(await store.keys.get('key_1')).to.deep.equal(created);
+        expect(await store.keys.findByHash(newKey(2).secret_hash)).to.deep.equal(bare);
+        expect(await store.keys.list()).to.deep.equal([created, bare]);
+        expect(await store.keys.get('key_9')).to.equal(null);
+        expect(await store.keys.findByHash('0'.repeat(64))).to.equal(null);
+      });
+
+      it('refuses a second key with the same id or secret hash', async () => {
+        await store.keys.create(newKey(1));
+        for (const twin of [newKey(1, { secret_hash: 'f'.repeat(64) }), newKey(3, { secret_hash: newKey(1).secret_hash })]) {
+          let refused = false;
+          await store.keys.create(twin).catch(() => (refused = true));
+          expect(refused, twin.id).to.equal(true);
+        }
+        expect((await store.keys.list()).map((k) => k.id)).to.deep.equal(['key_1']);
+      });
+
+      it('changes only the given fields, and a deleted key is gone from every read', async () => {
+        await store.keys.create(newKey(1));
+        await store.keys.create(newKey(2));
+        const changed = await store.keys.update('key_1', { disabled: true, labels: { team: 'web' }, rate_limit: null, expires_at: null }, T0 + HOUR);
+        expect(changed).to.deep.equal({ ...newKey(1), disabled: true, labels: { team: 'web' }, rate_limit: null, expires_at: null, updated_at: T0 + HOUR, version: 3, deleted: false });
+        expect(await store.keys.get('key_1')).to.deep.equal(changed);
+        expect(await store.keys.delete('key_2', T0 + 2 * HOUR)).to.equal(true);
+        expect(await store.keys.get('key_2')).to.equal(null);
+        expect(await store.keys.findByHash(newKey(2).secret_hash)).to.equal(null);
+        expect((await store.keys.list()).map((k) => k.id)).to.deep.equal(['key_1']);
+        expect(await store.keys.update('key_2', { name: 'back' }, T0 + 3 * HOUR)).to.equal(null);
+        expect(await store.keys.delete('key_2', T0 + 3 * HOUR)).to.equal(false);
+        expect(await store.keys.delete('key_9', T0 + 3 * HOUR)).to.equal(false);
+      });
+
+      it('lists every change after a version, tombstones included, in order and in pages', async () => {
+        for (let n = 1; n <= 4; n++) await store.keys.create(newKey(n));
+        await store.keys.update('key_2', { name: 'renamed' }, T0 + HOUR);
+        await store.keys.delete('key_3', T0 + HOUR);
+        const changes = (await store.keys.changedSince(2, 100)).map((k) => [k.id, k.version, k.deleted, k.name]);
+        expect(changes).to.deep.equal([
+          ['key_4', 4, false, 'key number 4'],
+          ['key_2', 5, false, 'renamed'],
+          ['key_3', 6, true, 'key number 3'],
+        ]);
+        expect((await store.keys.changedSince(0, 2)).map((k) => k.id)).to.deep.equal(['key_1', 'key_4']);
+        expect(await store.keys.changedSince(6, 100)).to.deep.equal([]);
+        const tombstone = (await store.keys.changedSince(5, 100))[0]!;
+        expect(tombstone).to.deep.equal({ ...newKey(3), updated_at: T0 + HOUR, version: 6, deleted: true });
+      });
+
+      it('keeps keys across a close and a reopen', async () => {
+        const created = await store.keys.create(newKey(1));
+        await store.close();
+        store = await fixture.open();
+        expect(await store.keys.findByHash(created.secret_hash)).to.deep.equal(created);
+        expect((await store.keys.create(newKey(2))).version).to.equal(2);
+      });
     });
   });
 }

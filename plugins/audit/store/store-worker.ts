@@ -2,7 +2,7 @@
 import { workerData } from 'node:worker_threads';
 import { serveRequests } from '../worker-rpc.js';
 import { openStore } from './open-store.js';
-import type { AuditStore, Store, StoreSpec } from './store.js';
+import type { Store, StoreSpec } from './store.js';
 
 let store: Store | null = null;
 
@@ -16,6 +16,8 @@ serveRequests(async (method, args) => {
     await store.close();
     return undefined;
   }
-  const call = store.audit[method as keyof AuditStore] as (...a: unknown[]) => Promise<unknown>;
-  return call.apply(store.audit, args);
+  // `keys.<name>` for the keys part, a bare name for the audit part.
+  const dot = method.indexOf('.');
+  const part = (dot === -1 ? store.audit : store.keys) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+  return part[method.slice(dot + 1)]!.apply(part, args);
 });

@@ -1,8 +1,9 @@
 // The storage interface: what the gateway keeps, whatever keeps it. SQLite in the data
 // directory (store/sqlite/) and PostgreSQL (store/postgres/) implement it, and both pass one
 // suite (store-suite.ts). A Store groups its parts by concern: `audit` (entries and usage)
-// today; the keys and spend of the control plane join as sibling members (`keys`, `spend`)
-// of the same Store, so one database, one migration history and one connection setup serve all.
+// and `keys` (the API keys of the keys plugin); the spend of the control plane may join as a
+// sibling member, so one database, one migration history and one connection setup serve all.
+import type { KeyBudget, KeyRateLimit } from '../../../core/context.js';
 import type { AuditEntry, AuditSummary } from '../audit-entry.js';
 
 /** `key`, `model`, `provider` or `label:<name>`. */
@@ -84,8 +85,66 @@ export interface Migration<Db> {
   up(db: Db): void | Promise<void>;
 }
 
+/** What an operator sets on an API key (PATCH changes any of them). */
+export interface KeyFields {
+  name: string;
+  /** Label name -> value; they join the request's header labels. */
+  labels: Record<string, string>;
+  budget: KeyBudget | null;
+  /** Null when none of rpm, tpm, concurrent is set. */
+  rate_limit: KeyRateLimit | null;
+  /** Exact model ids, virtual model ids, `<prefix>/*` or `*`; null: every model. */
+  allowed_models: string[] | null;
+  /** ms since the epoch; null: never. */
+  expires_at: number | null;
+  disabled: boolean;
+  /** May call /admin/*. */
+  admin: boolean;
+}
+
+/** A key as created: its fields, its id and the hex SHA-256 of its secret (never the secret). */
+export interface NewKey extends KeyFields {
+  id: string;
+  secret_hash: string;
+  /** ms since the epoch. */
+  created_at: number;
+}
+
+export interface StoredKey extends NewKey {
+  updated_at: number;
+  /**
+   * Raised on every create, update and delete, one store-wide sequence: changedSince() follows it.
+   * Versions become visible in their order (writes of keys take turns), so a reader that saw
+   * version n has seen every change up to n.
+   */
+  version: number;
+  /** Deleted keys stay as tombstones, for changedSince(); every other read leaves them out. */
+  deleted: boolean;
+}
+
+export interface KeysStore {
+  /** Stores a new key; an id or secret hash stored already is an error. */
+  create(key: NewKey): Promise<StoredKey>;
+  /** A live (not deleted) key, or null. */
+  get(id: string): Promise<StoredKey | null>;
+  /** Every live key, oldest first. */
+  list(): Promise<StoredKey[]>;
+  /** Sets the given fields of a live key; null when there is none. */
+  update(id: string, fields: Partial<KeyFields>, at: number): Promise<StoredKey | null>;
+  /** Deletes a live key (it leaves a tombstone); false when there is none. */
+  delete(id: string, at: number): Promise<boolean>;
+  /** The live key whose secret hashes to `secretHash` (hex SHA-256), by an index: O(1) to the caller. */
+  findByHash(secretHash: string): Promise<StoredKey | null>;
+  /**
+   * Keys created, changed or deleted after `version`, tombstones included, by ascending version,
+   * at most `limit`: one indexed range read, cheap enough to poll several times a second.
+   */
+  changedSince(version: number, limit: number): Promise<StoredKey[]>;
+}
+
 export interface Store {
   readonly audit: AuditStore;
+  readonly keys: KeysStore;
   /** The schema version the store's migrations brought the database to when it opened. */
   readonly schemaVersion: number;
   close(): Promise<void>;

@@ -2,10 +2,11 @@
 // posts a message and awaits the answer, so no read, search or purge ever stalls it.
 import type { AuditEntry } from '../audit-entry.js';
 import { WorkerRpc } from '../worker-rpc.js';
-import type { AuditFilter, AuditPage, AuditStore, Store, StoreSpec, UsageGroupBy, UsageRow } from './store.js';
+import type { AuditFilter, AuditPage, AuditStore, KeyFields, KeysStore, NewKey, Store, StoreSpec, StoredKey, UsageGroupBy, UsageRow } from './store.js';
 
 export class WorkerStore implements Store {
   readonly audit: AuditStore;
+  readonly keys: KeysStore;
   readonly schemaVersion: number;
   readonly #rpc: WorkerRpc;
 
@@ -18,6 +19,16 @@ export class WorkerStore implements Store {
       query: (filter: AuditFilter, cursor: string | null, limit: number) => rpc.call<AuditPage>('query', filter, cursor, limit),
       usage: (groupBy: UsageGroupBy, from: number, to: number) => rpc.call<UsageRow[]>('usage', groupBy, from, to),
       purgeBefore: (ts: number) => rpc.call<number>('purgeBefore', ts),
+    };
+    // The worker tells the parts apart by the method's prefix.
+    this.keys = {
+      create: (key: NewKey) => rpc.call<StoredKey>('keys.create', key),
+      get: (id: string) => rpc.call<StoredKey | null>('keys.get', id),
+      list: () => rpc.call<StoredKey[]>('keys.list'),
+      update: (id: string, fields: Partial<KeyFields>, at: number) => rpc.call<StoredKey | null>('keys.update', id, fields, at),
+      delete: (id: string, at: number) => rpc.call<boolean>('keys.delete', id, at),
+      findByHash: (secretHash: string) => rpc.call<StoredKey | null>('keys.findByHash', secretHash),
+      changedSince: (version: number, limit: number) => rpc.call<StoredKey[]>('keys.changedSince', version, limit),
     };
   }
 

@@ -3,6 +3,7 @@
 // together on one database take turns: the first migrates, the others find the work done.
 import type { PoolClient } from 'pg';
 import type { Migration } from '../store.js';
+import { keysTableSql } from '../key-rows.js';
 import { columnDefinitions } from './entry-columns.js';
 import { createBodySearch } from './body-search.js';
 import { inTransaction } from './transaction.js';
@@ -55,6 +56,13 @@ export const MIGRATIONS: ReadonlyArray<Migration<PoolClient>> = [
   );
 `);
       await createBodySearch(db);
+    },
+  },
+  {
+    version: 2,
+    name: 'api keys',
+    async up(db) {
+      await db.query(keysTableSql({ text: 'text', int: 'bigint', real: 'double precision', bool: 'boolean' }));
     },
   },
 ];

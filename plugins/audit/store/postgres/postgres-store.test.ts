@@ -49,12 +49,15 @@ describe('PostgreSQL store: several gateways on one database', function () {
 
   it('migrates a new schema once when three open it at the same moment', async () => {
     const opened = await open(3);
-    expect(opened.map((s) => s.schemaVersion)).to.deep.equal([1, 1, 1]);
+    expect(opened.map((s) => s.schemaVersion)).to.deep.equal([2, 2, 2]);
     const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await client.connect();
     try {
-      const { rows } = await client.query(`SELECT version, name FROM ${schema}.schema_migrations`);
-      expect(rows).to.deep.equal([{ version: 1, name: 'audit entries, labels, body search, hourly usage rollups' }]);
+      const { rows } = await client.query(`SELECT version, name FROM ${schema}.schema_migrations ORDER BY version`);
+      expect(rows).to.deep.equal([
+        { version: 1, name: 'audit entries, labels, body search, hourly usage rollups' },
+        { version: 2, name: 'api keys' },
+      ]);
     } finally {
       await client.end();
     }

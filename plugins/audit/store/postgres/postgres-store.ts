@@ -10,6 +10,7 @@ import type { AuditFilter, AuditPage, AuditStore, Store, UsageGroupBy, UsageRow 
 import { SCHEMA_NAME } from '../store-options.js';
 import { ENTRY_COLUMNS, entryOfRow, pgText } from './entry-columns.js';
 import { insertEntries } from './insert.js';
+import { PostgresKeysStore } from './keys.js';
 import { migrate } from './migrations.js';
 import { pageSql } from './page-query.js';
 import { inTransaction, withClient } from './transaction.js';
@@ -30,6 +31,7 @@ const PURGE_CHUNK = 5000;
 
 export class PostgresStore implements Store {
   readonly audit: PostgresAuditStore;
+  readonly keys: PostgresKeysStore;
   readonly schemaVersion: number;
   readonly #pool: Pool;
 
@@ -37,6 +39,7 @@ export class PostgresStore implements Store {
     this.#pool = pool;
     this.schemaVersion = schemaVersion;
     this.audit = new PostgresAuditStore(pool);
+    this.keys = new PostgresKeysStore(pool);
   }
 
   /** Connects, applies the migrations (creating the schema) and resolves when ready. */

@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { Migration } from '../store.js';
+import { keysTableSql } from '../key-rows.js';
 import { columnDefinitions } from './entry-columns.js';
 import { legacyBatches } from './legacy-segments.js';
 import { insertEntries } from './insert.js';
@@ -70,6 +71,13 @@ export const MIGRATIONS: ReadonlyArray<Migration<Database>> = [
       // The body index of a version 1 store is complete: it was always kept.
       db.exec(`CREATE TABLE store_settings (name TEXT PRIMARY KEY, value) WITHOUT ROWID;
   INSERT INTO store_settings (name, value) VALUES ('body_index', 1);`);
+    },
+  },
+  {
+    version: 3,
+    name: 'api keys',
+    up(db) {
+      db.exec(keysTableSql({ text: 'TEXT', int: 'INTEGER', real: 'REAL', bool: 'INTEGER' }));
     },
   },
 ];

@@ -12,6 +12,7 @@ import type { AuditFilter, AuditPage, AuditStore, Store, UsageGroupBy, UsageRow 
 import { applyBodyIndexSetting } from './body-index.js';
 import { candidateQuery, MAX_WORDS } from './body-search.js';
 import type { VocabularyLookup } from './body-search.js';
+import { SqliteKeysStore } from './keys.js';
 import { ENTRY_COLUMNS, entryOfRow } from './entry-columns.js';
 import { insertEntries } from './insert.js';
 import { migrate } from './migrations.js';
@@ -28,6 +29,7 @@ export interface SqliteOptions {
 
 export class SqliteStore implements Store {
   readonly audit: SqliteAuditStore;
+  readonly keys: SqliteKeysStore;
   readonly schemaVersion: number;
   readonly #db: Db;
 
@@ -41,6 +43,7 @@ export class SqliteStore implements Store {
     this.schemaVersion = migrate(this.#db);
     applyBodyIndexSetting(this.#db, options.bodyIndex);
     this.audit = new SqliteAuditStore(this.#db, options.bodyIndex);
+    this.keys = new SqliteKeysStore(this.#db);
   }
 
   close(): Promise<void> {

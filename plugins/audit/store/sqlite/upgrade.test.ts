@@ -70,9 +70,10 @@ describe('upgrading a data directory of the segment-file store @integration', fu
     try {
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('legacy_audit_entries', 'audit_ids', 'audit_state')").pluck().all();
       expect(tables).to.deep.equal([]);
-      expect(db.prepare('SELECT version, name FROM schema_migrations').all()).to.deep.equal([
+      expect(db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).to.deep.equal([
         { version: 1, name: 'audit entries, labels, body search, hourly usage rollups' },
         { version: 2, name: 'store settings: whether the body index is kept' },
+        { version: 3, name: 'api keys' },
       ]);
     } finally {
       db.close();
