@@ -14,13 +14,13 @@ import { Retention } from './retention.js';
 import { registerAuditRoutes } from './routes/routes.js';
 import { auditSchema } from './schema.js';
 import type { AuditOptions } from './schema.js';
-import type { AuditStore } from './store/store.js';
+import type { AuditStore, Store } from './store/store.js';
 import { storeSpecOf } from './store/store-options.js';
 import { WorkerStore } from './store/worker-store.js';
 import { AuditWriter } from './writer/audit-writer.js';
 
 export type { AuditEntry, AuditSummary } from './audit-entry.js';
-export type { AuditFilter, AuditPage, AuditStore, Store, StoreSpec, UsageGroupBy, UsageRow } from './store/store.js';
+export type { AuditFilter, AuditPage, AuditStore, KeyFields, KeysStore, NewKey, Store, StoredKey, StoreSpec, UsageGroupBy, UsageRow } from './store/store.js';
 
 const NAME = 'audit';
 
@@ -28,6 +28,8 @@ declare module '../../core/plugin.js' {
   interface GatewayServices {
     /** Audit entries and usage, for plugins that read them (the audit plugin writes). */
     auditStore: AuditStore;
+    /** The store the audit plugin opens, every part (keys serve the keys plugin); its worker starts at the first call. */
+    store: Pick<Store, 'audit' | 'keys'>;
   }
 }
 
@@ -52,6 +54,7 @@ export default definePlugin<AuditOptions>({
     const reader = WorkerStore.lazy(spec);
     const retention = new Retention(writer, options.retention_days, gw.logger);
     gw.services.auditStore = reader.audit;
+    gw.services.store = reader;
     // Never the URL: it may hold a password.
     gw.describe('store', spec.kind === 'sqlite' ? `sqlite ${spec.file}` : `postgres, schema ${spec.schema ?? 'public'}`);
 

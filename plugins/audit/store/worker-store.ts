@@ -43,18 +43,20 @@ export class WorkerStore implements Store {
     }
   }
 
-  /** An AuditStore whose worker starts at its first call (most gateways never read their audit log). */
-  static lazy(spec: StoreSpec): { audit: AuditStore; close(): Promise<void> } {
+  /** The store's parts with a worker that starts at their first call (most gateways never read their audit log). */
+  static lazy(spec: StoreSpec): LazyStore {
     let opened: Promise<WorkerStore> | null = null;
-    const store = (): Promise<WorkerStore> => (opened ??= WorkerStore.open(spec));
-    const call =
-      <K extends keyof AuditStore>(method: K) =>
-      async (...args: Parameters<AuditStore[K]>): Promise<Awaited<ReturnType<AuditStore[K]>>> =>
-        ((await store()).audit[method] as (...a: Parameters<AuditStore[K]>) => Promise<Awaited<ReturnType<AuditStore[K]>>>)(...args);
+    // A failed open is forgotten, so a later call tries again (the database was down a moment).
+    const store = (): Promise<WorkerStore> =>
+      (opened ??= WorkerStore.open(spec).catch((err: unknown) => {
+        opened = null;
+        throw err;
+      }));
     return {
-      audit: { insert: call('insert'), get: call('get'), query: call('query'), usage: call('usage'), purgeBefore: call('purgeBefore') },
+      audit: deferred(async () => (await store()).audit, ['insert', 'get', 'query', 'usage', 'purgeBefore']),
+      keys: deferred(async () => (await store()).keys, ['create', 'get', 'list', 'update', 'delete', 'findByHash', 'changedSince']),
       close: async () => {
-        if (opened !== null) await (await opened).close();
+        if (opened !== null) await (await opened.catch(() => null))?.close();
       },
     };
   }
@@ -62,4 +64,13 @@ export class WorkerStore implements Store {
   async close(): Promise<void> {
     await this.#rpc.close().catch(() => undefined);
   }
+}
+
+export interface LazyStore extends Pick<Store, 'audit' | 'keys'> {
+  close(): Promise<void>;
+}
+
+/** `methods` of the part `get` resolves to, each awaiting it first. */
+function deferred<T extends object>(get: () => Promise<T>, methods: ReadonlyArray<keyof T & string>): T {
+  return Object.fromEntries(methods.map((m) => [m, async (...args: unknown[]) => ((await get())[m] as (...a: unknown[]) => unknown)(...args)])) as T;
 }

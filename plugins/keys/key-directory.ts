@@ -1,0 +1,135 @@
+// The keys every replica knows, in memory by the hash of their secret: a lookup is one Map read.
+// The directory follows the store's change feed (changedSince, polled every refresh_ms), so a key
+// disabled, expired or deleted on any replica stops working here within about refresh_ms. A
+// directory the feed has not refreshed for a second (the store failing) is not trusted: lookups
+// then go to the store, and fail closed when it cannot answer.
+import { timingSafeEqual } from 'node:crypto';
+import type { Principal } from '../../core/context.js';
+import { forbidden, GatewayError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import type { KeysStore, StoredKey } from '../audit/store/store.js';
+import type { KeyStore } from '../auth/key-store.js';
+
+/** Older than this, the directory is not used (the contract: revocation within one second). */
+const STALE_MS = 1000;
+const PAGE = 1000;
+
+interface KnownKey {
+  principal: Principal;
+  /** The secret's hash as bytes, for the constant-time comparison. */
+  hash: Buffer;
+  disabled: boolean;
+  expiresAt: number | null;
+}
+
+export class KeyDirectory implements KeyStore {
+  readonly #store: KeysStore;
+  readonly #refreshMs: number;
+  readonly #logger: Logger;
+  readonly #byHash = new Map<string, KnownKey>();
+  #version = 0;
+  /** performance.now() when the last refresh that completed began. */
+  #freshAt = -Infinity;
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<void> | null = null;
+  #failing = false;
+
+  constructor(store: KeysStore, refreshMs: number, logger: Logger) {
+    this.#store = store;
+    this.#refreshMs = refreshMs;
+    this.#logger = logger;
+  }
+
+  /** Loads every key and starts following the feed. */
+  async start(): Promise<void> {
+    await this.refresh();
+    this.#schedule();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    await this.#running?.catch(() => undefined);
+  }
+
+  /** Applies the changes since the last refresh; one refresh at a time (a caller joins the one running). */
+  refresh(): Promise<void> {
+    this.#running ??= this.#pull().finally(() => (this.#running = null));
+    return this.#running;
+  }
+
+  /** The principal of the key whose secret hashes to `secretHash`; throws 403 for a disabled or expired one. */
+  findByHash(secretHash: string): Principal | null | Promise<Principal | null> {
+    if (performance.now() - this.#freshAt < STALE_MS) {
+      const known = this.#byHash.get(secretHash);
+      if (known !== undefined) return admit(known, secretHash);
+    }
+    // Not known here (created on another replica since the last refresh, or unknown), or the
+    // directory is stale: the store answers by its index on the hash.
+    return this.#store.findByHash(secretHash).then(
+      (key) => (key === null || key.deleted ? null : admit(knownKey(key), secretHash)),
+      (err: Error) => {
+        throw new GatewayError({ status: 503, type: 'internal_error', code: 'store_unavailable', message: 'API keys cannot be checked right now; try again shortly', retryAfter: 1, cause: err });
+      },
+    );
+  }
+
+  async #pull(): Promise<void> {
+    const began = performance.now();
+    for (;;) {
+      const changes = await this.#store.changedSince(this.#version, PAGE);
+      for (const key of changes) this.#apply(key);
+      if (changes.length < PAGE) break;
+    }
+    this.#freshAt = began;
+  }
+
+  #apply(key: StoredKey): void {
+    this.#version = key.version;
+    if (key.deleted) this.#byHash.delete(key.secret_hash);
+    else this.#byHash.set(key.secret_hash, knownKey(key));
+  }
+
+  #schedule(): void {
+    this.#timer = setTimeout(() => {
+      this.refresh().then(
+        () => {
+          if (this.#failing) this.#logger.info('API keys: the store answers again');
+          this.#failing = false;
+        },
+        (err: Error) => {
+          // Once per outage: the poll goes on every refresh_ms and recovers by itself.
+          if (!this.#failing) this.#logger.warn(`API keys: cannot read changes from the store (${err.message}); lookups go to the store until it answers`);
+          this.#failing = true;
+        },
+      ).finally(() => {
+        if (this.#timer !== null) this.#schedule();
+      });
+    }, this.#refreshMs);
+    this.#timer.unref();
+  }
+}
+
+function knownKey(key: StoredKey): KnownKey {
+  const principal: Principal = Object.freeze({
+    id: key.id,
+    name: key.name,
+    kind: 'key',
+    admin: key.admin,
+    labels: Object.freeze({ ...key.labels }),
+    allowedModels: key.allowed_models,
+    budget: key.budget,
+    rateLimit: key.rate_limit,
+  });
+  return { principal, hash: Buffer.from(key.secret_hash, 'hex'), disabled: key.disabled, expiresAt: key.expires_at };
+}
+
+function admit(known: KnownKey, secretHash: string): Principal | null {
+  // The Map found it by this hash already; compared again in constant time all the same, so no
+  // timing of ours depends on how much of a presented hash matches a stored one.
+  const presented = Buffer.from(secretHash, 'hex');
+  if (presented.length !== known.hash.length || !timingSafeEqual(presented, known.hash)) return null;
+  if (known.disabled) throw forbidden('this API key is disabled', 'key_disabled');
+  if (known.expiresAt !== null && Date.now() >= known.expiresAt) throw forbidden(`this API key expired at ${new Date(known.expiresAt).toISOString()}`, 'key_expired');
+  return known.principal;
+}
