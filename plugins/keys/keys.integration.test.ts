@@ -54,7 +54,7 @@ describe('API keys through the admin API and the openai SDK @integration', funct
   before(async () => {
     mock = await startOpenAIMock();
     gw = await startTestGateway({
-      config: { plugins: [...withPluginOptions('router', { virtual_models: { fast: { target: MODEL } } }).filter((p) => p !== 'keys'), 'keys'] },
+      config: { plugins: withPluginOptions('router', { virtual_models: { fast: { target: MODEL } } }) },
       env: { ...openAIEnv(mock), ...ENV },
     });
   });

@@ -12,7 +12,7 @@ import OpenAI from 'openai';
 import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
 import { closedPort, waitFor } from '../../test/helpers/net.js';
-import { defaultPlugins, withPluginOptions } from '../../test/helpers/plugins.js';
+import { withPluginOptions } from '../../test/helpers/plugins.js';
 import { dropSchema, scratchSchema, TEST_DATABASE_URL } from '../../test/helpers/postgres.js';
 import { MASTER_KEY } from '../../test/helpers/start-gateway.js';
 
@@ -33,7 +33,7 @@ describe('API keys on two gateway processes sharing PostgreSQL @integration', fu
 
   async function startReplica(name: string): Promise<Replica> {
     const port = await closedPort();
-    const plugins = [...withPluginOptions('audit', { store: { type: 'postgres', url: TEST_DATABASE_URL, schema } }, defaultPlugins()).filter((p) => p !== 'keys'), 'keys'];
+    const plugins = withPluginOptions('audit', { store: { type: 'postgres', url: TEST_DATABASE_URL, schema } });
     const config = join(dir, `${name}.yaml`);
     // JSON is YAML.
     writeFileSync(config, JSON.stringify({ server: { host: '127.0.0.1' }, log: { level: 'error' }, plugins }));
