@@ -36,7 +36,6 @@ export default definePlugin<KeysOptions>({
     const directory = new KeyDirectory(store.keys, options.refresh_ms, gw.logger);
     gw.services.keyStore = directory;
     registerKeyRoutes(gw, store.keys, directory);
-    gw.lifecycle.ready.tapPromise(NAME, () => directory.start());
     // Before the audit plugin closes the store (close taps run in plugin order otherwise).
     gw.lifecycle.close.tapPromise({ name: NAME, stage: -10 }, () => directory.stop());
   },

@@ -45,7 +45,7 @@ describe('KeyDirectory', () => {
   async function started(keys: KeysStore = store.keys, refreshMs = 60_000, logger = memoryLogger().logger): Promise<KeyDirectory> {
     const directory = new KeyDirectory(keys, refreshMs, logger);
     directories.push(directory);
-    await directory.start();
+    await directory.refresh();
     return directory;
   }
 

@@ -2,7 +2,9 @@
 // The directory follows the store's change feed (changedSince, polled every refresh_ms), so a key
 // disabled, expired or deleted on any replica stops working here within about refresh_ms. A
 // directory the feed has not refreshed for a second (the store failing) is not trusted: lookups
-// then go to the store, and fail closed when it cannot answer.
+// then go to the store, and fail closed when it cannot answer. The directory wakes at its first
+// use (a token that is not the master key, or an admin call on keys): a gateway used with the
+// master key only never reads the store for keys, nor starts the store's worker.
 import { timingSafeEqual } from 'node:crypto';
 import type { Principal } from '../../core/context.js';
 import { forbidden, GatewayError } from '../../core/errors.js';
@@ -33,6 +35,9 @@ export class KeyDirectory implements KeyStore {
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<void> | null = null;
   #failing = false;
+  /** Following the feed (since the first use)? */
+  #awake = false;
+  #stopped = false;
 
   constructor(store: KeysStore, refreshMs: number, logger: Logger) {
     this.#store = store;
@@ -40,20 +45,22 @@ export class KeyDirectory implements KeyStore {
     this.#logger = logger;
   }
 
-  /** Loads every key and starts following the feed. */
-  async start(): Promise<void> {
-    await this.refresh();
-    this.#schedule();
-  }
-
   async stop(): Promise<void> {
+    this.#stopped = true;
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
     await this.#running?.catch(() => undefined);
   }
 
-  /** Applies the changes since the last refresh; one refresh at a time (a caller joins the one running). */
+  /**
+   * Applies the changes since the last refresh (all keys, the first time) and follows the feed
+   * from then on; one refresh at a time (a caller joins the one running).
+   */
   refresh(): Promise<void> {
+    if (!this.#awake && !this.#stopped) {
+      this.#awake = true;
+      this.#schedule();
+    }
     this.#running ??= this.#pull().finally(() => (this.#running = null));
     return this.#running;
   }
@@ -65,7 +72,8 @@ export class KeyDirectory implements KeyStore {
       if (known !== undefined) return admit(known, secretHash);
     }
     // Not known here (created on another replica since the last refresh, or unknown), or the
-    // directory is stale: the store answers by its index on the hash.
+    // directory is stale or still asleep: the store answers by its index on the hash.
+    if (!this.#awake) this.refresh().catch(() => undefined);
     return this.#store.findByHash(secretHash).then(
       (key) => (key === null || key.deleted ? null : admit(knownKey(key), secretHash)),
       (err: Error) => {
@@ -103,7 +111,7 @@ export class KeyDirectory implements KeyStore {
           this.#failing = true;
         },
       ).finally(() => {
-        if (this.#timer !== null) this.#schedule();
+        if (!this.#stopped) this.#schedule();
       });
     }, this.#refreshMs);
     this.#timer.unref();
