@@ -14,6 +14,8 @@ export interface BenchOptions {
   configPath: string | null;
   /** The bearer token the load sends to Sluice; null: the master key. */
   apiKey: string | null;
+  /** Who calls Sluice: the master key, or an API key the run creates first (the keys plugin's lookup on the path). */
+  caller: 'master' | 'key';
   /** Fixed request rate of the latency measurement. */
   openLoopRate: number;
   connections: number;
@@ -29,6 +31,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --connections <n>   wrk connections (default 50)
   --config <file>     passed to Sluice as GATEWAY_CONFIG
   --api-key <token>   the bearer token sent to Sluice (default: its master key), e.g. a key with limits
+  --caller <who>      master (default) or key: an API key created through /admin/keys calls Sluice
   --json <file>       also write the results as JSON
   --help`;
 
@@ -59,6 +62,11 @@ function parseTargets(raw: string): TargetId[] {
   return TARGET_IDS.filter((id) => wanted.includes(id));
 }
 
+function parseCaller(raw: string): 'master' | 'key' {
+  if (raw !== 'master' && raw !== 'key') throw new Error(`--caller must be master or key, got '${raw}'`);
+  return raw;
+}
+
 /** Returns null when --help was asked for. */
 export function parseOptions(argv: string[]): BenchOptions | null {
   const { values } = parseArgs({
@@ -72,6 +80,7 @@ export function parseOptions(argv: string[]): BenchOptions | null {
       connections: { type: 'string', default: '50' },
       config: { type: 'string' },
       'api-key': { type: 'string' },
+      caller: { type: 'string', default: 'master' },
       json: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -88,6 +97,7 @@ export function parseOptions(argv: string[]): BenchOptions | null {
     jsonPath: values.json ?? null,
     configPath: values.config ?? null,
     apiKey: values['api-key'] ?? null,
+    caller: parseCaller(values.caller),
     openLoopRate: positive('rate', values.rate),
     connections: Math.round(positive('connections', values.connections)),
   };

@@ -54,7 +54,7 @@ export interface Comparison {
 export interface BenchReport {
   startedAt: string;
   environment: { node: string; cpus: number; cpuModel: string; pinned: boolean; cores: Record<string, string> };
-  settings: { durationSeconds: number; warmupSeconds: number; rounds: number; connections: number; openLoopRate: number; configPath: string | null };
+  settings: { durationSeconds: number; warmupSeconds: number; rounds: number; connections: number; openLoopRate: number; configPath: string | null; caller: 'master' | 'key' };
   skippedTargets: { target: TargetId; reason: string }[];
   measurements: Measurement[];
   comparisons: Comparison[];
@@ -187,7 +187,8 @@ export function renderReport(report: BenchReport): string {
     '',
     `Sluice benchmark  ${report.startedAt}  node ${environment.node}  ${environment.cpus} cpu (${environment.cpuModel})`,
     `throughput: wrk -t1 -c${settings.connections}, ${settings.durationSeconds}s per target in ${settings.rounds} alternating turns, after ${settings.warmupSeconds}s warmup; ` +
-      `latency: open loop at ${settings.openLoopRate} req/s, ${settings.durationSeconds}s per target, targets taking turns`,
+      `latency: open loop at ${settings.openLoopRate} req/s, ${settings.durationSeconds}s per target, targets taking turns; ` +
+      `sluice called with ${settings.caller === 'key' ? 'an API key' : 'the master key'}`,
     environment.pinned
       ? `cores: ${Object.entries(environment.cores).map(([what, core]) => `${what} -> ${core}`).join('; ')}`
       : 'cores: NOT pinned (taskset missing or fewer than 2 cores); throughput and latency are less trustworthy',

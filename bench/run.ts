@@ -294,7 +294,7 @@ async function startTargets(ctx: RunContext, report: BenchReport): Promise<Targe
   }
   if (options.targets.includes('sluice')) {
     progress('starting sluice (core/main.ts)');
-    const sluice = await startSluice(children, workDir, TARGET_CPU, mock, options.configPath, options.apiKey);
+    const sluice = await startSluice(children, workDir, TARGET_CPU, mock, options.configPath, options.caller, options.apiKey);
     if (sluice.ok) {
       ctx.targetCorePids.push(sluice.target.process.pid);
       targets.push(sluice.target);
@@ -327,6 +327,7 @@ async function bench(ctx: RunContext): Promise<BenchReport> {
       connections: options.connections,
       openLoopRate: options.openLoopRate,
       configPath: options.configPath,
+      caller: options.caller,
     },
     skippedTargets: [],
     measurements: [],

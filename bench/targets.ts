@@ -93,6 +93,8 @@ export async function startSluice(
   cpu: number | null,
   mock: Target,
   configPath: string | null,
+  caller: 'master' | 'key' = 'master',
+  /** A bearer token to send instead (a key the config's own key store knows), e.g. one with limits. */
   apiKey: string | null = null,
 ): Promise<SluiceStart> {
   try {
@@ -126,8 +128,29 @@ export async function startSluice(
     const why = exitedEarly ? `exited (${await child.exited})` : `did not answer GET /healthz with 200 within ${SLUICE_READY_TIMEOUT_MS / 1000} s`;
     return { ok: false, reason: `sluice ${why}; last lines of its log:\n${await tailOf(logFile)}` };
   }
+  let token = apiKey ?? SLUICE_MASTER_KEY;
+  if (caller === 'key') {
+    try {
+      token = await createApiKey(origin);
+    } catch (err) {
+      await child.stop();
+      return { ok: false, reason: `no API key to call it with: ${(err as Error).message}` };
+    }
+  }
   return {
     ok: true,
-    target: { id: 'sluice', origin, model: 'openai/gpt-4o-mini', headers: { authorization: `Bearer ${apiKey ?? SLUICE_MASTER_KEY}` }, process: child },
+    target: { id: 'sluice', origin, model: 'openai/gpt-4o-mini', headers: { authorization: `Bearer ${token}` }, process: child },
   };
+}
+
+/** The secret of a new API key with no limits (the keys plugin must be in the config). */
+async function createApiKey(origin: string): Promise<string> {
+  const res = await fetch(`${origin}/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${SLUICE_MASTER_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench' }),
+  });
+  const body = (await res.json()) as { secret?: string };
+  if (res.status !== 201 || body.secret === undefined) throw new Error(`POST /admin/keys answered ${res.status}: ${JSON.stringify(body)}`);
+  return body.secret;
 }

@@ -22,65 +22,39 @@ export function registerKeyRoutes(gw: Gateway, store: KeysStore, directory: KeyD
     const spend = await spendOf(keys, Date.now(), gw.services.auditStore, gw.services.keySpend);
     return keys.map((k, i) => keyView(k, spend[i]!));
   };
-  const found = (key: StoredKey | null, id: string): StoredKey => {
+  const sendKey = async (ctx: RequestContext, key: StoredKey | null, status = 200, secret?: string): Promise<void> => {
+    const id = ctx.params['id']!;
     if (key === null) throw new GatewayError({ status: 404, type: 'not_found_error', code: 'key_not_found', param: 'id', message: `no API key with id '${id}'` });
-    return key;
+    const [view] = await views([key]);
+    sendJson(ctx, status, secret === undefined ? view : { ...view, secret });
   };
+  const route = (method: string, path: string, handler: (ctx: RequestContext) => Promise<void>): void => gw.addRoute({ method, path, access: 'admin', handler });
 
-  gw.addRoute({
-    method: 'GET',
-    path: '/admin/keys',
-    access: 'admin',
-    handler: async (ctx) => sendJson(ctx, 200, { object: 'list', data: await views(await store.list()) }),
+  route('GET', '/admin/keys', async (ctx) => sendJson(ctx, 200, { object: 'list', data: await views(await store.list()) }));
+
+  route('POST', '/admin/keys', async (ctx) => {
+    const fields = parseNewKey(await jsonBody(ctx));
+    const { id, secret, secretHash } = newSecret();
+    const key = await store.create({ ...fields, id, secret_hash: secretHash, created_at: Date.now() });
+    await directory.refresh();
+    // The only time the secret leaves the gateway.
+    await sendKey(ctx, key, 201, secret);
   });
 
-  gw.addRoute({
-    method: 'POST',
-    path: '/admin/keys',
-    access: 'admin',
-    handler: async (ctx) => {
-      const fields = parseNewKey(await jsonBody(ctx));
-      const { id, secret, secretHash } = newSecret();
-      const key = await store.create({ ...fields, id, secret_hash: secretHash, created_at: Date.now() });
-      await directory.refresh();
-      // The only time the secret leaves the gateway.
-      sendJson(ctx, 201, { ...(await views([key]))[0], secret });
-    },
+  route('GET', '/admin/keys/:id', async (ctx) => sendKey(ctx, await store.get(ctx.params['id']!)));
+
+  route('PATCH', '/admin/keys/:id', async (ctx) => {
+    const fields = parseKeyChange(await jsonBody(ctx));
+    const key = await store.update(ctx.params['id']!, fields, Date.now());
+    await directory.refresh();
+    await sendKey(ctx, key);
   });
 
-  gw.addRoute({
-    method: 'GET',
-    path: '/admin/keys/:id',
-    access: 'admin',
-    handler: async (ctx) => {
-      const id = ctx.params['id']!;
-      sendJson(ctx, 200, (await views([found(await store.get(id), id)]))[0]);
-    },
-  });
-
-  gw.addRoute({
-    method: 'PATCH',
-    path: '/admin/keys/:id',
-    access: 'admin',
-    handler: async (ctx) => {
-      const id = ctx.params['id']!;
-      const fields = parseKeyChange(await jsonBody(ctx));
-      const key = found(await store.update(id, fields, Date.now()), id);
-      await directory.refresh();
-      sendJson(ctx, 200, (await views([key]))[0]);
-    },
-  });
-
-  gw.addRoute({
-    method: 'DELETE',
-    path: '/admin/keys/:id',
-    access: 'admin',
-    handler: async (ctx) => {
-      const id = ctx.params['id']!;
-      if (!(await store.delete(id, Date.now()))) found(null, id);
-      await directory.refresh();
-      sendJson(ctx, 200, { id, object: 'api_key', deleted: true });
-    },
+  route('DELETE', '/admin/keys/:id', async (ctx) => {
+    const id = ctx.params['id']!;
+    if (!(await store.delete(id, Date.now()))) return sendKey(ctx, null);
+    await directory.refresh();
+    sendJson(ctx, 200, { id, object: 'api_key', deleted: true });
   });
 }
 
