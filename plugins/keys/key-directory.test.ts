@@ -81,6 +81,25 @@ describe('KeyDirectory', () => {
     expect(await directory.findByHash(secretHash)).to.equal(null);
   });
 
+  it('reads a change made before refresh() was called, even while an earlier refresh is running', async () => {
+    await store.keys.create(newKey(1, { secret_hash: secretHash, expires_at: null }));
+    // Reads at once, answers 100 ms later: a refresh running across the write below read before it.
+    const slow: KeysStore = Object.assign(Object.create(store.keys) as KeysStore, {
+      changedSince: async (v: number, n: number) => {
+        const changes = await store.keys.changedSince(v, n);
+        await sleep(100);
+        return changes;
+      },
+    });
+    const directory = await started(slow);
+    const running = directory.refresh();
+    await sleep(20);
+    await store.keys.update('key_1', { disabled: true }, Date.now());
+    await directory.refresh();
+    expect(await refusal(() => directory.findByHash(secretHash))).to.equal('key_disabled');
+    await running;
+  });
+
   it('asks the store for a key it has not seen yet', async () => {
     const directory = await started();
     await store.keys.create(newKey(2, { secret_hash: secretHash, expires_at: null }));

@@ -33,7 +33,10 @@ export class KeyDirectory implements KeyStore {
   /** performance.now() when the last refresh that completed began. */
   #freshAt = -Infinity;
   #timer: NodeJS.Timeout | null = null;
-  #running: Promise<void> | null = null;
+  /** The pull that has not begun yet, which callers of refresh() share. */
+  #pending: Promise<void> | null = null;
+  /** Settles when the last pull asked for has ended. */
+  #last: Promise<void> = Promise.resolve();
   #failing = false;
   /** Following the feed (since the first use)? */
   #awake = false;
@@ -49,20 +52,28 @@ export class KeyDirectory implements KeyStore {
     this.#stopped = true;
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
-    await this.#running?.catch(() => undefined);
+    await this.#last;
   }
 
   /**
    * Applies the changes since the last refresh (all keys, the first time) and follows the feed
-   * from then on; one refresh at a time (a caller joins the one running).
+   * from then on. Pulls run one at a time, and a caller never joins one that has begun: it may
+   * have read before the caller's own write (an admin call refreshes after writing).
    */
   refresh(): Promise<void> {
     if (!this.#awake && !this.#stopped) {
       this.#awake = true;
       this.#schedule();
     }
-    this.#running ??= this.#pull().finally(() => (this.#running = null));
-    return this.#running;
+    if (this.#pending === null) {
+      const pull = this.#last.then(() => {
+        this.#pending = null;
+        return this.#pull();
+      });
+      this.#pending = pull;
+      this.#last = pull.catch(() => undefined);
+    }
+    return this.#pending;
   }
 
   /** The principal of the key whose secret hashes to `secretHash`; throws 403 for a disabled or expired one. */
