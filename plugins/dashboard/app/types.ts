@@ -1,0 +1,79 @@
+// The admin API's shapes, as far as the dashboard reads them (docs/api.md, docs/audit.md).
+export interface List<T> {
+  object: 'list';
+  data: T[];
+  next_cursor?: string | null;
+}
+
+export type BudgetPeriod = 'daily' | 'weekly' | 'monthly' | 'total';
+
+export interface KeyFields {
+  name: string;
+  labels: Record<string, string>;
+  budget: { amount_usd: number; period: BudgetPeriod } | null;
+  rate_limit: { rpm: number | null; tpm: number | null; concurrent: number | null } | null;
+  allowed_models: string[] | null;
+  expires_at: string | null;
+  admin: boolean;
+  disabled: boolean;
+}
+
+export interface ApiKey extends KeyFields {
+  id: string;
+  created_at: string;
+  spend: { amount_usd: string; period: BudgetPeriod; from: string };
+}
+
+export interface CreatedKey extends ApiKey {
+  secret: string;
+}
+
+export interface UsageRow {
+  value: string | null;
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  cost_usd: string;
+  unpriced_requests: number;
+}
+
+export interface AuditSummary {
+  id: string;
+  time: string;
+  duration_ms: number;
+  ttfb_ms: number | null;
+  route: string;
+  model: string | null;
+  provider: string | null;
+  status: number;
+  stream: boolean;
+  key_id: string | null;
+  key_name: string | null;
+  labels: Record<string, string | string[]>;
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  cost_usd: string;
+  trace_id?: string | null;
+  error: { type: string; code: string | null; message: string } | null;
+}
+
+export interface AuditEntry extends AuditSummary {
+  request_headers: Record<string, string>;
+  request_body: unknown;
+  response_body: unknown;
+  usage: Record<string, unknown> | null;
+  cost: { total_usd: string; source: string; lines?: unknown[] } | null;
+  attempts: Array<{ provider: string; model: string; status: number | null; error: unknown; duration_ms: number }>;
+}
+
+export interface Model {
+  id: string;
+  owned_by?: string;
+  metadata?: {
+    display_name?: string;
+    context_window?: number;
+    pricing?: { input_per_mtok?: number; output_per_mtok?: number; cached_input_per_mtok?: number } | null;
+  };
+}
