@@ -26,10 +26,15 @@ export function Chart({ title, categories, x, y, yLabel }: Props) {
         width: Math.max(320, el.clientWidth),
         height: 240,
         legend: { show: false },
-        scales: { x: { time: categories === null, ...(categories !== null && { range: [-0.5, x.length - 0.5] as [number, number] }) } },
+        // The page states times in UTC, so the axis does too (uPlot defaults to the browser's zone).
+        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+        scales: {
+          x: { time: categories === null, ...(categories !== null && { range: [-0.5, x.length - 0.5] as [number, number] }) },
+          y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+        },
         axes: [
           { ...axis, ...(categories !== null && { values: (_u: uPlot, ticks: number[]) => ticks.map((t) => categories[t] ?? ''), splits: () => x }) },
-          { ...axis, label: yLabel, size: 70 },
+          { ...axis, label: yLabel, size: 80, values: (_u: uPlot, ticks: number[]) => ticks.map(usdTick) },
         ],
         series: [
           {},
@@ -50,3 +55,6 @@ export function Chart({ title, categories, x, y, yLabel }: Props) {
     </figure>
   );
 }
+
+/** Small costs in plain decimals: uPlot's own tick labels round micro-dollars to 0. */
+const usdTick = (v: number): string => (v === 0 ? '0' : String(Number(v.toPrecision(3))));

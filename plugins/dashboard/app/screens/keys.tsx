@@ -109,7 +109,8 @@ export function Keys() {
                 <td>{limits(key)}</td>
                 <td>{status(key)}</td>
                 <td>{formatTime(key.expires_at)}</td>
-                <td class="row-actions">
+                <td>
+                  <div class="row-actions">
                   <button type="button" class="secondary" onClick={() => setEditing({ kind: 'edit', key })}>
                     Edit
                   </button>
@@ -119,6 +120,7 @@ export function Keys() {
                   <button type="button" class="secondary danger" onClick={() => setEditing({ kind: 'delete', key })}>
                     Delete
                   </button>
+                  </div>
                 </td>
               </tr>
             ))}
