@@ -1,4 +1,6 @@
-// The admin API's shapes, as far as the dashboard reads them (docs/api.md, docs/audit.md).
+// The admin API's JSON as the browser receives it, as far as the dashboard reads it (docs/api.md,
+// docs/audit.md): the wire contract, deliberately not the server's internal types, which the
+// browser bundle must not import (they pull in Node and change with the store).
 export interface List<T> {
   object: 'list';
   data: T[];

@@ -1,7 +1,7 @@
 // Usage: totals per label value, key, model or provider for a time range, from GET /admin/usage,
 // as a table and a chart; and cost over time, from one usage call per time slice (the API has
 // no time buckets of its own).
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { Chart } from '../components/chart.js';
 import { ErrorNote } from '../components/error-note.js';
@@ -28,7 +28,10 @@ export function Usage() {
     setShown({ groupBy: dimension === 'label' ? `label:${labelName.trim()}` : dimension, from: inputToIso(from), to: inputToIso(to) });
   }
 
-  const data = rows.data?.data ?? [];
+  const data = useMemo(() => rows.data?.data ?? [], [rows.data]);
+  // Built once per answer, so typing in the filters does not redraw the charts.
+  const bars = useMemo(() => ({ categories: data.map((r) => r.value ?? '(none)'), x: data.map((_, i) => i), y: data.map((r) => Number(r.cost_usd)) }), [data]);
+  const line = useMemo(() => overTime.data && { x: overTime.data.map((p) => p.time / 1000), y: overTime.data.map((p) => p.costUsd) }, [overTime.data]);
   return (
     <section aria-labelledby="usage-title">
       <h1 id="usage-title">Usage</h1>
@@ -93,11 +96,11 @@ export function Usage() {
               ))}
             </tbody>
           </table>
-          {data.length > 0 && <Chart title={`Cost by ${shown.groupBy} (USD)`} categories={data.map((r) => r.value ?? '(none)')} x={data.map((_, i) => i)} y={data.map((r) => Number(r.cost_usd))} yLabel="USD" />}
+          {data.length > 0 && <Chart title={`Cost by ${shown.groupBy} (USD)`} {...bars} yLabel="USD" />}
         </>
       )}
       <ErrorNote error={overTime.error} />
-      {overTime.data !== null && <Chart title="Cost over time (USD per slice)" categories={null} x={overTime.data.map((p) => p.time / 1000)} y={overTime.data.map((p) => p.costUsd)} yLabel="USD" />}
+      {line !== null && <Chart title="Cost over time (USD per slice)" categories={null} {...line} yLabel="USD" />}
     </section>
   );
 }
