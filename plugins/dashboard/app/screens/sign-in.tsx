@@ -46,6 +46,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
 
 function signInError(err: unknown): string {
   if (err instanceof ApiError && err.status === 401) return 'That key was not accepted. Check it and try again.';
-  if (err instanceof ApiError && err.status === 403) return 'That key is valid but has no admin access.';
+  if (err instanceof ApiError && err.code === 'admin_required') return 'That key is valid but has no admin access.';
+  // A disabled or expired key: the gateway's own words say which.
+  if (err instanceof ApiError && err.status === 403) return `That key was refused: ${err.message}.`;
   return `The gateway could not be reached: ${(err as Error).message}`;
 }
