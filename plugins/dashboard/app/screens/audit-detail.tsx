@@ -2,6 +2,7 @@
 // labels, usage, cost and its breakdown, provider attempts, timings, and the trace id if any.
 import { api } from '../api.js';
 import { ErrorNote } from '../components/error-note.js';
+import { TableHead, num } from '../components/table-parts.js';
 import { formatInt, formatTime, formatUsd, prettyJson } from '../format.js';
 import { useLoad } from '../use-load.js';
 import type { AuditEntry } from '../types.js';
@@ -53,15 +54,7 @@ export function AuditDetail({ id, onBack }: { id: string; onBack: () => void }) 
           </dl>
           <h2>Attempts</h2>
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Provider</th>
-                <th scope="col">Model</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="num">Duration</th>
-                <th scope="col">Error</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Provider', 'Model', 'Status', num('Duration'), 'Error']} />
             <tbody>
               {e.attempts.map((a) => (
                 <tr>

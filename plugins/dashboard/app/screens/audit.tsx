@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { ErrorNote } from '../components/error-note.js';
+import { EmptyRow, TableHead, num } from '../components/table-parts.js';
 import { formatInt, formatTime, formatUsd, inputToIso } from '../format.js';
 import { useLoad } from '../use-load.js';
 import type { AuditSummary, List } from '../types.js';
@@ -58,24 +59,9 @@ export function Audit() {
       {page.data !== null && (
         <>
           <table aria-label="Audit entries, newest first">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Status</th>
-                <th scope="col">Model</th>
-                <th scope="col">Key</th>
-                <th scope="col">Labels</th>
-                <th scope="col" class="num">Tokens</th>
-                <th scope="col" class="num">Cost</th>
-                <th scope="col" class="num">Duration</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Time', 'Status', 'Model', 'Key', 'Labels', num('Tokens'), num('Cost'), num('Duration')]} />
             <tbody>
-              {page.data.data.length === 0 && (
-                <tr>
-                  <td colSpan={8}>No entries match.</td>
-                </tr>
-              )}
+              {page.data.data.length === 0 && <EmptyRow span={8}>No entries match.</EmptyRow>}
               {page.data.data.map((e) => (
                 <tr>
                   <td>

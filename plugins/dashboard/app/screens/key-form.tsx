@@ -4,6 +4,9 @@ import type { TargetedEvent } from 'preact';
 import { ErrorNote } from '../components/error-note.js';
 import { EMPTY_FORM, keyBody } from '../key-form-values.js';
 import type { KeyFormValues } from '../key-form-values.js';
+import type { BudgetPeriod } from '../types.js';
+
+const PERIODS: BudgetPeriod[] = ['daily', 'weekly', 'monthly', 'total'];
 
 interface Props {
   title: string;
@@ -48,10 +51,9 @@ export function KeyForm({ title, initial = EMPTY_FORM, submitLabel, onSubmit, on
         <label>
           Budget period
           <select value={v.period} onChange={set('period')}>
-            <option value="daily">daily</option>
-            <option value="weekly">weekly</option>
-            <option value="monthly">monthly</option>
-            <option value="total">total</option>
+            {PERIODS.map((period) => (
+              <option value={period}>{period}</option>
+            ))}
           </select>
         </label>
         <label>

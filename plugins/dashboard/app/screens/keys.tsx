@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ErrorNote } from '../components/error-note.js';
+import { EmptyRow, TableHead } from '../components/table-parts.js';
 import { SpendBar } from '../components/spend-bar.js';
 import { formatTime } from '../format.js';
 import { formValues } from '../key-form-values.js';
@@ -77,25 +78,9 @@ export function Keys() {
       <ErrorNote error={error ?? keys.error} />
       {keys.data !== null && (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Labels</th>
-              <th scope="col">Spend</th>
-              <th scope="col">Limits</th>
-              <th scope="col">Status</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Labels', 'Spend', 'Limits', 'Status', 'Expires', { label: 'Actions', hidden: true }]} />
           <tbody>
-            {keys.data.data.length === 0 && (
-              <tr>
-                <td colSpan={7}>No keys yet.</td>
-              </tr>
-            )}
+            {keys.data.data.length === 0 && <EmptyRow span={7}>No keys yet.</EmptyRow>}
             {keys.data.data.map((key) => (
               <tr data-key-id={key.id}>
                 <td>

@@ -2,6 +2,7 @@
 // never free.
 import { api } from '../api.js';
 import { ErrorNote } from '../components/error-note.js';
+import { TableHead, num } from '../components/table-parts.js';
 import { formatInt } from '../format.js';
 import { useLoad } from '../use-load.js';
 import type { List, Model } from '../types.js';
@@ -14,16 +15,7 @@ export function Models() {
       <ErrorNote error={models.error} />
       {models.data !== null && (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Model</th>
-              <th scope="col">Name</th>
-              <th scope="col" class="num">Context</th>
-              <th scope="col" class="num">Input $/M tokens</th>
-              <th scope="col" class="num">Cached input $/M</th>
-              <th scope="col" class="num">Output $/M tokens</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Model', 'Name', num('Context'), num('Input $/M tokens'), num('Cached input $/M'), num('Output $/M tokens')]} />
           <tbody>
             {models.data.data.map((m) => {
               const p = m.metadata?.pricing;

@@ -5,13 +5,15 @@ import { useMemo, useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { Chart } from '../components/chart.js';
 import { ErrorNote } from '../components/error-note.js';
+import { EmptyRow, TableHead, num } from '../components/table-parts.js';
 import { formatInt, formatUsd, inputToIso, isoToInput } from '../format.js';
 import { useLoad } from '../use-load.js';
 import type { List, UsageRow } from '../types.js';
 import { costOverTime } from '../cost-over-time.js';
 
 const DAY = 86_400_000;
-type Dimension = 'label' | 'key' | 'model' | 'provider';
+const DIMENSIONS = ['label', 'key', 'model', 'provider'] as const;
+type Dimension = (typeof DIMENSIONS)[number];
 
 export function Usage() {
   const [dimension, setDimension] = useState<Dimension>('model');
@@ -39,10 +41,9 @@ export function Usage() {
         <label>
           Group by
           <select value={dimension} onChange={(e) => setDimension(e.currentTarget.value as Dimension)}>
-            <option value="label">label</option>
-            <option value="key">key</option>
-            <option value="model">model</option>
-            <option value="provider">provider</option>
+            {DIMENSIONS.map((d) => (
+              <option value={d}>{d}</option>
+            ))}
           </select>
         </label>
         {dimension === 'label' && (
@@ -65,22 +66,9 @@ export function Usage() {
       {rows.data !== null && (
         <>
           <table aria-label={`Usage by ${shown.groupBy}`}>
-            <thead>
-              <tr>
-                <th scope="col">{shown.groupBy}</th>
-                <th scope="col" class="num">Requests</th>
-                <th scope="col" class="num">Input tokens</th>
-                <th scope="col" class="num">Output tokens</th>
-                <th scope="col" class="num">Total tokens</th>
-                <th scope="col" class="num">Cost</th>
-              </tr>
-            </thead>
+            <TableHead columns={[shown.groupBy, num('Requests'), num('Input tokens'), num('Output tokens'), num('Total tokens'), num('Cost')]} />
             <tbody>
-              {data.length === 0 && (
-                <tr>
-                  <td colSpan={6}>No calls in this range.</td>
-                </tr>
-              )}
+              {data.length === 0 && <EmptyRow span={6}>No calls in this range.</EmptyRow>}
               {data.map((row) => (
                 <tr>
                   <th scope="row">{row.value ?? <em>(none)</em>}</th>
