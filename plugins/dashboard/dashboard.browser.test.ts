@@ -1,0 +1,205 @@
+// The dashboard in a real browser: Debian's Chromium, headless, driven by playwright-core,
+// against a gateway with the default plugins (dashboard, keys, audit, tagging among them) and the
+// local OpenAI mock; traffic sent through the openai SDK. Each screen is saved as a PNG under
+// test-output/dashboard/ (gitignored) for a person to look at. Code run in the page is passed
+// as strings: this file is typechecked with the gateway's Node types, without the DOM's.
+import { expect } from 'chai';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { REPO_ROOT } from '../../core/config.js';
+import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
+import type { MockProvider } from '../../test/helpers/mock-provider.js';
+import { waitFor } from '../../test/helpers/net.js';
+import { startTestGateway } from '../../test/helpers/start-gateway.js';
+import type { TestGateway } from '../../test/helpers/start-gateway.js';
+import { DASHBOARD_BUILD_DIR } from './build-dir.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const SHOTS = join(REPO_ROOT, 'test-output', 'dashboard');
+const MODEL = 'openai/gpt-4o-mini';
+
+describe('dashboard in Chromium @integration', function () {
+  this.timeout(90_000);
+  let mock: MockProvider;
+  let gw: TestGateway;
+  let browser: Browser;
+  let page: Page;
+  let secret = 'sk-test-master-0123456789';
+
+  const shot = (name: string, fullPage = true): Promise<Buffer> => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
+  const open = (screen: string): Promise<unknown> => page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: screen }).click();
+  const chat = (key: string, user: string, content: string): Promise<OpenAI.ChatCompletion> =>
+    gw.client(key).chat.completions.create({ model: MODEL, messages: [{ role: 'user', content }] }, { headers: { 'x-user': user } });
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
+    if (!existsSync(join(DASHBOARD_BUILD_DIR, 'index.html'))) throw new Error('the dashboard is not built: npm run build:dashboard (npm test does)');
+    mkdirSync(SHOTS, { recursive: true });
+    mock = await startOpenAIMock();
+    gw = await startTestGateway({
+      env: { ...openAIEnv(mock), TAGGING_HEADER_1: 'x-user', TAGGING_HEADER_1_PREFIX: 'user' },
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+    const context = await browser.newContext({ viewport: { width: 1366, height: 800 }, colorScheme: 'light' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gw.url });
+    page = await context.newPage();
+    await page.goto(`${gw.url}/dashboard/`);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await gw?.close();
+    await mock?.close();
+  });
+
+  it('refuses a wrong key with a clear message and keeps nothing', async () => {
+    await page.getByLabel('Master key or admin key').fill('sk-not-the-master-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await page.getByRole('alert').textContent()).to.equal('That key was not accepted. Check it and try again.');
+    expect(await page.evaluate('sessionStorage.length')).to.equal(0);
+    await shot('sign-in-wrong-key');
+  });
+
+  it('signs in with the master key from the keyboard, kept in the session only', async () => {
+    await page.getByLabel('Master key or admin key').fill(gw.masterKey);
+    await page.getByLabel('Master key or admin key').press('Enter');
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    expect(await page.evaluate('Object.values(sessionStorage)')).to.deep.equal([gw.masterKey]);
+    expect(page.url()).to.equal(`${gw.url}/dashboard/`);
+  });
+
+  it('creates a key with labels, budget and limits and shows its secret once', async () => {
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const form = page.getByRole('form', { name: 'New key' });
+    await form.getByLabel('Name', { exact: true }).fill('support team');
+    await form.getByLabel('Labels').fill('team=support');
+    await form.getByLabel('Budget (USD)').fill('5');
+    await form.getByLabel('Budget period').selectOption('monthly');
+    await form.getByLabel('Requests per minute').fill('600');
+    await form.getByRole('button', { name: 'Create' }).click();
+    secret = (await page.getByLabel('Secret').textContent()) ?? '';
+    const keys = (await (await gw.fetch('/admin/keys')).json()) as { data: Array<{ name: string; labels: unknown; budget: unknown; rate_limit: unknown }> };
+    expect(keys.data.map((k) => [k.name, k.labels, k.budget, k.rate_limit])).to.deep.equal([['support team', { team: 'support' }, { amount_usd: 5, period: 'monthly' }, { rpm: 600, tpm: null, concurrent: null }]]);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied.').waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).to.equal(secret);
+    await shot('keys-created');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.reload();
+    await page.getByRole('cell', { name: 'support team' }).waitFor();
+    expect(await page.content()).not.to.include(secret);
+    await shot('keys');
+  });
+
+  it('shows usage by label with each value\'s requests, tokens and cost, as /admin/usage does', async () => {
+    await chat(secret, 'alice', 'hello from alice');
+    await chat(secret, 'alice', 'hello again from alice');
+    await chat(secret, 'bob', 'hello from bob');
+    await open('Usage');
+    await page.getByLabel('Group by').selectOption('label');
+    await page.getByLabel('Label name').fill('user');
+    await page.getByRole('button', { name: 'Show' }).click();
+    const table = page.getByRole('table', { name: 'Usage by label:user' });
+    await table.getByRole('rowheader', { name: 'bob' }).waitFor();
+    // The recorded completion counts 17 input and 4 output tokens; gpt-4o-mini costs $0.15 and
+    // $0.60 per million: 17 × 0.15 + 4 × 0.6 = 4.95 µ$ a call.
+    const rows = await Promise.all((await table.locator('tbody tr').all()).map((tr) => tr.locator('th, td').allTextContents()));
+    expect(rows).to.deep.equal([
+      ['alice', '2', '34', '8', '42', '$0.0000099'],
+      ['bob', '1', '17', '4', '21', '$0.00000495'],
+    ]);
+    const api = (await (await gw.fetch('/admin/usage?group_by=label:user')).json()) as { data: Array<{ value: string; cost_usd: string }> };
+    expect(api.data.map((r) => `$${r.cost_usd}`)).to.deep.equal([rows[0]![5], rows[1]![5]]);
+    await page.locator('.chart canvas').first().waitFor();
+    await shot('usage');
+  });
+
+  it('opens an audit entry and shows its request body pretty-printed', async () => {
+    await open('Audit log');
+    await page.getByLabel('Text in bodies').fill('hello from bob');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    // The unfiltered page stays on screen until the filtered one arrives.
+    await waitFor(async () => (await page.locator('tbody tr').count()) === 1, 10_000, 'the filtered page');
+    expect(await page.locator('tbody tr').allTextContents()).to.have.lengthOf(1).and.satisfy((rows: string[]) => rows[0]!.includes('user=bob'));
+    await shot('audit');
+    await page.locator('tbody tr a').click();
+    const body = page.getByLabel('Request body', { exact: true });
+    expect(JSON.parse((await body.textContent()) ?? '')).to.deep.equal({ model: MODEL, messages: [{ role: 'user', content: 'hello from bob' }] });
+    expect(await body.textContent()).to.include('\n  "messages": [\n');
+    expect(await page.locator('.facts').textContent()).to.include('user=bob');
+    await shot('audit-entry');
+  });
+
+  it('lists the models with their prices', async () => {
+    await open('Models');
+    const row = page.getByRole('row').filter({ has: page.getByText(MODEL, { exact: true }) });
+    await row.waitFor();
+    expect((await row.locator('td').allTextContents()).slice(3)).to.deep.equal(['$0.15', '$0.075', '$0.6']);
+    // The list runs to hundreds of rows: the first screenful shows what it looks like.
+    await shot('models', false);
+  });
+
+  it('edits the key\'s budget', async () => {
+    await open('Keys');
+    await page.getByRole('row').filter({ hasText: 'support team' }).getByRole('button', { name: 'Edit' }).click();
+    const form = page.getByRole('form', { name: 'Edit support team' });
+    expect(await form.getByLabel('Labels').inputValue()).to.equal('team=support');
+    await form.getByLabel('Budget (USD)').fill('12.5');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('of $12.5 monthly').waitFor();
+    const keys = (await (await gw.fetch('/admin/keys')).json()) as { data: Array<{ budget: unknown; labels: unknown }> };
+    expect(keys.data.map((k) => [k.budget, k.labels])).to.deep.equal([[{ amount_usd: 12.5, period: 'monthly' }, { team: 'support' }]]);
+  });
+
+  it('disables the key, whose next call is then refused', async () => {
+    const row = page.getByRole('row').filter({ hasText: 'support team' });
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await row.getByRole('cell', { name: 'disabled', exact: true }).waitFor();
+    const refused = await chat(secret, 'alice', 'after disabling').then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(refused).to.be.instanceOf(OpenAI.APIError);
+    expect([(refused as InstanceType<typeof OpenAI.APIError>).status, (refused as InstanceType<typeof OpenAI.APIError>).code]).to.deep.equal([403, 'key_disabled']);
+    await shot('keys-disabled');
+  });
+
+  it('reads in dark mode', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await open('Usage');
+    await page.locator('.chart canvas').nth(1).waitFor();
+    expect(await page.evaluate('getComputedStyle(document.documentElement).backgroundColor')).to.equal('rgb(20, 23, 27)');
+    await shot('usage-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('signs out and forgets the key', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Master key or admin key').waitFor();
+    expect(await page.evaluate('sessionStorage.length')).to.equal(0);
+  });
+
+  it('refuses to sign in with the disabled key, saying why', async () => {
+    await page.getByLabel('Master key or admin key').fill(secret);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await page.getByRole('alert').textContent()).to.equal('That key was refused: this API key is disabled.');
+    expect(await page.evaluate('sessionStorage.length')).to.equal(0);
+  });
+
+  it('deletes the key after a confirmation', async () => {
+    await page.getByLabel('Master key or admin key').fill(gw.masterKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await open('Keys');
+    await page.getByRole('row').filter({ hasText: 'support team' }).getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('alertdialog');
+    expect(await confirm.textContent()).to.include('Delete key support team?');
+    await shot('keys-delete-confirm');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No keys yet.').waitFor();
+    expect(((await (await gw.fetch('/admin/keys')).json()) as { data: unknown[] }).data).to.deep.equal([]);
+  });
+});
