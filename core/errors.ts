@@ -149,8 +149,9 @@ const PROVIDER_STATUS_TYPE: Record<number, ErrorType> = {
 
 /**
  * An error status answered by the provider itself. Its 4xx keep status and meaning; its 5xx
- * become 502. The provider's 401/403 means *our* credential for it is wrong, which the
- * client cannot fix, but the contract keeps the status with `provider` set so it is visible.
+ * become 502, with the provider's `retry-after`. The provider's 401/403 means *our* credential
+ * for it is wrong, which the client cannot fix, but the contract keeps the status with
+ * `provider` set so it is visible.
  */
 export function providerStatusError(
   provider: string,
@@ -161,7 +162,7 @@ export function providerStatusError(
   retryAfter: number | null = null,
 ): GatewayError {
   if (status >= 500 || status < 400) {
-    return new GatewayError({ status: 502, type: 'provider_error', message, provider, code, param, retryable: true });
+    return new GatewayError({ status: 502, type: 'provider_error', message, provider, code, param, retryAfter, retryable: true });
   }
   const type = PROVIDER_STATUS_TYPE[status] ?? 'invalid_request_error';
   return new GatewayError({ status, type, message, provider, code, param, retryAfter, retryable: status === 429 || status === 408 });

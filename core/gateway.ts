@@ -11,7 +11,8 @@ import type { RequestContext } from './context.js';
 import { UpstreamClient } from './http-client.js';
 import type { Logger } from './logger.js';
 import { AccessLog } from './access-log.js';
-import { operatorLogger } from './operator-logger.js';
+import { credentialValues, operatorLogger } from './operator-logger.js';
+import { SecretText } from './secret-text.js';
 import { Pipeline } from './pipeline.js';
 import type { Gateway, GatewayServices, Lifecycle } from './plugin.js';
 import { loadPlugins } from './plugin-loader.js';
@@ -106,7 +107,7 @@ export async function startGateway(loaded: LoadedConfig, logger: Logger = operat
   await lifecycle.ready.promise();
   Object.freeze(services);
 
-  pipeline = new Pipeline(stages, stageRunners(stages), providers, config.server.body_limit_bytes, logger);
+  pipeline = new Pipeline(stages, stageRunners(stages), providers, config.server.body_limit_bytes, logger, new SecretText(credentialValues(loaded)));
   server = new GatewayServer(routes, pipeline, config.server.keep_alive_timeout_ms ?? 65_000);
   const address = await server.listen(config.server.port, config.server.host);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

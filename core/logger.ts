@@ -5,6 +5,7 @@
 // holds are scrubbed from every line, whatever a message quotes.
 import type { Writable } from 'node:stream';
 import winston from 'winston';
+import { SecretText } from './secret-text.js';
 
 export type Logger = winston.Logger;
 export type LogFormat = 'auto' | 'json' | 'text';
@@ -20,7 +21,7 @@ export interface LoggerOptions {
 
 export function createLogger(level: string, options: LoggerOptions = {}): Logger {
   const json = resolveFormat(options.format ?? 'auto') === 'json';
-  const secrets = [...(options.secrets ?? [])].filter((s) => s.length >= 8);
+  const secrets = new SecretText(options.secrets ?? []);
   const transport = options.stream === undefined
     ? new winston.transports.Console({ stderrLevels: ['error', 'warn'] })
     : new winston.transports.Stream({ stream: options.stream });
@@ -50,14 +51,12 @@ const textLine = winston.format.printf((info) => {
 const MESSAGE = Symbol.for('message');
 
 /** Replaces every occurrence of a known credential in the finished line. */
-function scrub(secrets: readonly string[]): winston.Logform.Format {
+function scrub(secrets: SecretText): winston.Logform.Format {
   return winston.format((info) => {
     const record = info as unknown as Record<symbol, unknown>;
     const finished = record[MESSAGE];
     if (typeof finished !== 'string') return info;
-    let line = finished;
-    for (const secret of secrets) if (line.includes(secret)) line = line.replaceAll(secret, '[redacted]');
-    record[MESSAGE] = line;
+    record[MESSAGE] = secrets.redact(finished);
     return info;
   })();
 }

@@ -6,10 +6,12 @@
 // when it has to wait: an `await` costs a microtask even on a value that is already there.
 import type { RequestContext } from './context.js';
 import { badRequest, forbidden, isGatewayError, modelNotFound, toGatewayError, unauthorized, unsupportedOperation } from './errors.js';
+import type { GatewayError } from './errors.js';
 import type { Logger } from './logger.js';
 import type { CallMeter, OperationHandler, OperationRequest, ProviderRegistry, Target } from './provider.js';
 import type { JsonReply, Reply, StreamReply } from './reply.js';
 import { sendError, sendJsonReply, setReplyHeaders } from './respond.js';
+import type { SecretText } from './secret-text.js';
 import type { StageRunners, Stages } from './stages.js';
 import { parseJsonObject, readBody, requestedModel } from './body.js';
 import { relayStream } from './stream/relay.js';
@@ -22,9 +24,11 @@ export class Pipeline {
   readonly #run: StageRunners;
   readonly #bodyLimit: number;
   readonly #logger: Logger;
+  readonly #secrets: SecretText;
   readonly #providers: ProviderRegistry;
 
-  constructor(stages: Stages, run: StageRunners, providers: ProviderRegistry, bodyLimit: number, logger: Logger) {
+  constructor(stages: Stages, run: StageRunners, providers: ProviderRegistry, bodyLimit: number, logger: Logger, secrets: SecretText) {
+    this.#secrets = secrets;
     this.#stages = stages;
     this.#providers = providers;
     this.#run = run;
@@ -74,7 +78,7 @@ export class Pipeline {
     } catch (err) {
       // A client that went away gets nothing; one the gateway cut (shutdown) gets the reason.
       if (ctx.abort.aborted && !ctx.res.headersSent && !isGatewayError(ctx.abort.reason)) ctx.status = 499;
-      else sendError(ctx, toGatewayError(err));
+      else sendError(ctx, this.#secrets.redactError(toGatewayError(err)));
       if (ctx.error?.status === 500) this.#logger.error(`request ${ctx.id} failed: ${describe(err)}`, { request_id: ctx.id });
     } finally {
       const logged = this.#finish(ctx);
@@ -117,7 +121,7 @@ export class Pipeline {
       reply = await handler(request, target);
     } catch (err) {
       if (meter.billed !== null) ctx.usage = meter.billed;
-      failedAttempt(ctx, target, started, meter.queuedMs, err);
+      failedAttempt(ctx, target, started, meter.queuedMs, this.#secrets.redactError(toGatewayError(err)));
       throw err;
     }
     succeededAttempt(ctx, target, started, meter.queuedMs, reply);
@@ -144,7 +148,7 @@ export class Pipeline {
     setReplyHeaders(ctx, reply.headers);
     const format = ctx.route.streamFormat;
     if (format === null) throw new Error(`operation ${ctx.route.operation ?? '?'} cannot stream`);
-    return relayStream(ctx, reply, format);
+    return relayStream(ctx, reply, format, this.#secrets);
   }
 
   /** Price, then log; a promise only when a log tap is async. Never throws or rejects. */
@@ -183,8 +187,7 @@ function succeededAttempt(ctx: RequestContext, target: Target, started: number, 
   recordAttempt(ctx, target, started, queuedMs, status, null);
 }
 
-function failedAttempt(ctx: RequestContext, target: Target, started: number, queuedMs: number, err: unknown): void {
-  const e = toGatewayError(err);
+function failedAttempt(ctx: RequestContext, target: Target, started: number, queuedMs: number, e: GatewayError): void {
   recordAttempt(ctx, target, started, queuedMs, ctx.abort.aborted ? 499 : e.status, e.message);
 }
 

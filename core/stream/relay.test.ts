@@ -10,6 +10,7 @@ import { UpstreamBody } from '../upstream-body.js';
 import { chatStreamFormat } from './chat-format.js';
 import { ChatChunkStream } from './client-format-streams.js';
 import { relayStream } from './relay.js';
+import { SecretText } from '../secret-text.js';
 
 const RECORDED = fixtureText('recorded/openai/chat_completion_stream.txt');
 const CONTENT = RECORDED.slice(0, RECORDED.lastIndexOf('data: [DONE]'));
@@ -55,7 +56,7 @@ async function relayed(events: string[], includeUsage: boolean): Promise<{ write
   ctx.stream = true;
   ctx.body = { stream_options: { include_usage: includeUsage } };
   const body = new UpstreamBody('openai');
-  const done = relayStream(ctx, streamReply(body, new ChatChunkStream('openai')), chatStreamFormat);
+  const done = relayStream(ctx, streamReply(body, new ChatChunkStream('openai')), chatStreamFormat, new SecretText([]));
   for (const event of events) body.push(Buffer.from(event));
   body.finish();
   await done;

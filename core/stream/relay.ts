@@ -21,6 +21,7 @@ import type { GatewayError } from '../errors.js';
 import { upstreamError } from '../http-client.js';
 import type { StreamReply } from '../reply.js';
 import { sendError, startEventStream } from '../respond.js';
+import type { SecretText } from '../secret-text.js';
 import type { BodyConsumer } from '../upstream-body.js';
 import { UpstreamBody } from '../upstream-body.js';
 import type { FormatSink, StreamFormat } from './format.js';
@@ -36,10 +37,11 @@ const DONE_LINE = /(?:^|\n)data: ?\[DONE\]\r?\n/;
 // A key with an escape in it (`"us\u0061ge":`) could be a watched one in disguise: its event is read too.
 const ESCAPED_KEY = /\\[^"\n]*"\s*:/g;
 
-export function relayStream(ctx: RequestContext, reply: StreamReply, format: StreamFormat): Promise<void> {
+/** `secrets`: credentials an error event must not quote. */
+export function relayStream(ctx: RequestContext, reply: StreamReply, format: StreamFormat, secrets: SecretText): Promise<void> {
   const translator = reply.translator;
   const raw = isPassthrough(translator) ? new RawEvents(translator, translator.fold()) : null;
-  const relay = new StreamRelay(ctx, reply, format.createSink(ctx), raw);
+  const relay = new StreamRelay(ctx, reply, format.createSink(ctx), raw, secrets);
   return reply.source instanceof UpstreamBody ? relay.push(reply.source) : relay.pull(reply.source);
 }
 
@@ -82,6 +84,7 @@ class StreamRelay implements BodyConsumer {
   readonly #reply: StreamReply;
   readonly #sink: FormatSink;
   readonly #raw: RawEvents | null;
+  readonly #secrets: SecretText;
   readonly #parser = new SseParser();
   #body: UpstreamBody | null = null;
   #done = false;
@@ -90,7 +93,8 @@ class StreamRelay implements BodyConsumer {
     this.#body?.resume();
   };
 
-  constructor(ctx: RequestContext, reply: StreamReply, sink: FormatSink, raw: RawEvents | null) {
+  constructor(ctx: RequestContext, reply: StreamReply, sink: FormatSink, raw: RawEvents | null, secrets: SecretText) {
+    this.#secrets = secrets;
     this.#ctx = ctx;
     this.#reply = reply;
     this.#sink = sink;
@@ -183,7 +187,7 @@ class StreamRelay implements BodyConsumer {
   #sendError(err: GatewayError): void {
     const pending = this.#sink.take();
     if (pending !== '') this.#write(pending);
-    sendError(this.#ctx, err);
+    sendError(this.#ctx, this.#secrets.redactError(err));
   }
 
   /** One upstream chunk through; false when the socket is full. */

@@ -49,6 +49,11 @@ const SCRIPTS: Record<string, (req: RecordedRequest, res: ServerResponse) => voi
   },
   'bad-request': (_req, res) => sendJson(res, 400, OPENAI_400),
   missing: (_req, res) => sendJson(res, 404, OPENAI_404),
+  'quotes-key': (_req, res) => sendJson(res, 401, { error: { message: `Incorrect API key provided: ${OPENAI_KEY}. You can find your API key at the dashboard.`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }),
+  'unavailable-retry': (_req, res) => {
+    res.setHeader('retry-after', '12');
+    sendJson(res, 503, OPENAI_500);
+  },
   'rate-limited': (_req, res) => {
     res.setHeader('retry-after', '7');
     sendJson(res, 429, OPENAI_429);
@@ -304,6 +309,12 @@ describe('errors: the contract table @integration', () => {
       });
     });
 
+    it('a 503 with retry-after: 502 keeping the retry-after', async () => {
+      const res = await gw.fetch('/v1/chat/completions', chat('openai/unavailable-retry'));
+      expect(res.headers.get('retry-after')).to.equal('12');
+      await expectError(res, 502, { message: OPENAI_500.error.message, type: 'provider_error', code: 'server_error', param: null, provider: 'openai' });
+    });
+
     it('the provider answers something that is not JSON', async () => {
       await expectError(await gw.fetch('/v1/chat/completions', chat('openai/not-json')), 502, {
         message: "provider 'openai' answered with a body that is not JSON",
@@ -329,6 +340,17 @@ describe('errors: the contract table @integration', () => {
   });
 
   describe("a provider's 4xx keeps its status and meaning", () => {
+    it('a message quoting the credential the gateway sent is redacted, for the client and in the audit log', async () => {
+      const res = await gw.fetch('/v1/chat/completions', chat('openai/quotes-key'));
+      const id = res.headers.get('x-request-id')!;
+      const message = 'Incorrect API key provided: [redacted]. You can find your API key at the dashboard.';
+      await expectError(res, 401, { message, type: 'authentication_error', code: 'invalid_api_key', param: null, provider: 'openai' });
+      const entry = (await (await gw.fetch(`/admin/audit/${id}`)).json()) as { error: { message: string }; response_body: string; attempts: Array<{ error: string }> };
+      expect(entry.error.message).to.equal(message);
+      expect(entry.attempts[0]!.error).to.equal(message);
+      expect(JSON.stringify(entry)).not.to.include(OPENAI_KEY);
+    });
+
     it('400 with the provider message, code and param', async () => {
       await expectError(await gw.fetch('/v1/chat/completions', chat('openai/bad-request')), 400, {
         message: OPENAI_400.error.message,
