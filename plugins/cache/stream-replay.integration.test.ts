@@ -1,9 +1,11 @@
 // Streams stored as the client's events and replayed event for event, through the openai SDK:
-// an OpenAI stream of 20 chunks (passed through), an Anthropic one (translated), a native
-// Responses stream; the usage chunk shown per request; a stream over the size cap not stored.
+// an OpenAI stream of 20 chunks (passed through), Anthropic and Gemini ones (translated), native
+// and translated Responses streams; the usage chunk shown per request; a stream over the size cap
+// not stored.
 import { expect } from 'chai';
 import { auditEntry } from '../../test/helpers/audit-entry.js';
 import { AnthropicMock, ANTHROPIC_KEY, answers } from '../../test/helpers/mock-anthropic.js';
+import { GEMINI_KEY, GeminiMock, nativeText } from '../../test/helpers/mock-gemini.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
 import { withOpenAIGateway } from '../../test/helpers/openai-gateway.js';
 import { defaultPlugins, withPluginOptions } from '../../test/helpers/plugins.js';
@@ -13,8 +15,12 @@ import { CONTENT_CHUNKS, rawStream, serveTwentyChunks } from './test-streams.js'
 
 const MODEL = 'openai/gpt-4o-mini';
 const CLAUDE = 'claude/claude-sonnet-4-20250514';
-// The recorded claude model is not in the catalog: a price of its own, so a hit has a saved cost.
-const CLAUDE_PRICE = { [CLAUDE]: { pricing: { currency: 'USD', input_per_mtok: 3, output_per_mtok: 15 } } };
+const GEMINI = 'gem/gemini-2.5-pro';
+// Prices of their own under these instance names, so that a hit has a saved cost.
+const PRICES = {
+  [CLAUDE]: { pricing: { currency: 'USD', input_per_mtok: 3, output_per_mtok: 15 } },
+  [GEMINI]: { pricing: { currency: 'USD', input_per_mtok: 1.25, output_per_mtok: 10 } },
+};
 
 type Audit = { usage: Usage | null; cache_hit: boolean; cost: { total_usd: string | null; saved_usd?: string | null } };
 
@@ -45,16 +51,21 @@ async function expectAuditedHit(gw: TestGateway, missId: string, hitId: string):
 
 describe('cache plugin: streams replayed event for event @integration', () => {
   let claude: AnthropicMock;
+  let gemini: GeminiMock;
   before(async () => {
     claude = await AnthropicMock.start();
+    gemini = await GeminiMock.start();
   });
-  after(() => claude.close());
+  after(async () => {
+    await claude.close();
+    await gemini.close();
+  });
 
   const fit = withOpenAIGateway((mock) => {
     serveTwentyChunks(mock);
     return {
-      providers: { claude: { type: 'anthropic', base_url: claude.url, api_key: ANTHROPIC_KEY } },
-      plugins: [...withPluginOptions('router', { model_overrides: CLAUDE_PRICE }), { name: 'cache', options: {} }],
+      providers: { claude: { type: 'anthropic', base_url: claude.url, api_key: ANTHROPIC_KEY }, gem: { type: 'gemini', base_url: gemini.url, api_key: GEMINI_KEY } },
+      plugins: [...withPluginOptions('router', { model_overrides: PRICES }), { name: 'cache', options: {} }],
     };
   });
 
@@ -107,18 +118,38 @@ describe('cache plugin: streams replayed event for event @integration', () => {
     expect(chatCalls(fit.mock)).to.equal(2);
   });
 
-  it('replays an Anthropic-backed stream event for event, with its usage', async () => {
+  // Translated streams: each event made by the gateway from the provider's own, spaced out so that each is translated on its own.
+  const translated = [
+    { provider: 'Anthropic', model: CLAUDE, script: () => claude.answerWith(answers.stream('recorded/anthropic/messages_stream.txt', 2)), calls: () => claude.provider.requests.filter((r) => r.path === '/v1/messages').length },
+    { provider: 'Gemini', model: GEMINI, script: () => gemini.answerNext({ sse: nativeText('stream-thinking.txt'), gapMs: 2 }), calls: () => gemini.requests.filter((r) => r.method === 'POST').length },
+  ];
+  for (const { provider, model, script, calls } of translated) {
+    it(`replays a stream translated from ${provider}'s event for event, with its usage`, async () => {
+      claude.reset();
+      gemini.reset();
+      script();
+      const body = { model, messages: messages(), stream: true, stream_options: { include_usage: true } };
+      const miss = await rawStream(fit.gw.client().chat.completions.create(body as never));
+      const hit = await rawStream(fit.gw.client().chat.completions.create(body as never));
+      expect([miss.cache, hit.cache]).to.deep.equal(['MISS', 'HIT']);
+      expect(miss.data.length).to.be.greaterThan(4);
+      expect(hit.data).to.deep.equal(miss.data);
+      expect(calls()).to.equal(1);
+      await expectAuditedHit(fit.gw, miss.id, hit.id);
+    });
+  }
+
+  it('replays a Responses stream the gateway made from an Anthropic chat stream, ids and all', async () => {
     claude.reset();
-    // Events spaced out: each reaches the gateway as its own read and is translated on its own.
     claude.answerWith(answers.stream('recorded/anthropic/messages_stream.txt', 2));
-    const body = { model: CLAUDE, messages: messages(), stream: true, stream_options: { include_usage: true } };
-    const miss = await rawStream(fit.gw.client().chat.completions.create(body as never));
-    const hit = await rawStream(fit.gw.client().chat.completions.create(body as never));
+    const input = messages()[0]!.content;
+    const call = () => rawStream(fit.gw.client().responses.create({ model: CLAUDE, input, store: false, stream: true }));
+    const miss = await call();
+    const hit = await call();
     expect([miss.cache, hit.cache]).to.deep.equal(['MISS', 'HIT']);
-    expect(miss.data.length).to.be.greaterThan(4);
-    expect(hit.data).to.deep.equal(miss.data);
+    expect(miss.text).to.include('event: response.completed\n');
+    expect(hit.text).to.equal(miss.text);
     expect(claude.provider.requests.filter((r) => r.path === '/v1/messages')).to.have.length(1);
-    await expectAuditedHit(fit.gw, miss.id, hit.id);
   });
 
   it('replays a native Responses stream event for event', async () => {
