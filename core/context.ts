@@ -8,6 +8,7 @@ import { requestId } from './request-id.js';
 import type { GatewayError } from './errors.js';
 import type { Target } from './provider.js';
 import type { RouteSpec } from './routes.js';
+import type { StreamCopy } from './stream/stream-copy.js';
 import type { Usage } from './types/usage.js';
 
 export type BudgetPeriod = 'daily' | 'weekly' | 'monthly' | 'total';
@@ -113,6 +114,11 @@ export class RequestContext {
    * client's: the passthrough proxy and the providers' upstream calls send them.
    */
   upstreamHeaders: Readonly<Record<string, string>> | null = null;
+  /**
+   * Set by a stage before the reply is sent when it wants the stream kept as the client's format
+   * framed it (to send it again later); the relay fills it, a log tap reads it.
+   */
+  streamCopy: StreamCopy | null = null;
   /** ms from start to the first response byte. */
   firstByteMs: number | null = null;
   /** ms the request's upstream calls waited for a free connection to their provider (all attempts; 0 without a connection cap). */
@@ -166,6 +172,7 @@ export class RequestContext {
     this.cost = null;
     this.error = null;
     this.upstreamHeaders = null;
+    this.streamCopy = null;
   }
 }
 

@@ -27,6 +27,7 @@ export type { HandledReply, JsonReply, Reply, StreamReply } from './reply.js';
 export type { OperationHandler, PassthroughTarget, Provider, Target } from './provider.js';
 export type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './http-client.js';
 export { resolvedBody } from './stream/stream-fold.js';
+export { StreamCopy } from './stream/stream-copy.js';
 export type { Logger } from './logger.js';
 export type { Usage } from './types/usage.js';
 export type { ChatMessage } from './types/chat.js';

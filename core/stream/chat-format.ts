@@ -6,22 +6,28 @@ import type { ChatCompletion, ChatCompletionChunk } from '../types/chat.js';
 import { ChatCompletionBuilder } from './chat-completion-builder.js';
 import type { Usage } from '../types/usage.js';
 import type { FormatSink, StreamFormat } from './format.js';
+import type { StreamCopy } from './stream-copy.js';
 
 export class ChatStreamSink implements FormatSink {
   #out = '';
   readonly #includeUsage: boolean;
+  readonly #copy: StreamCopy | null;
   readonly #completion = new ChatCompletionBuilder();
   #neutral: Usage | null = null;
 
-  constructor(includeUsage: boolean) {
+  constructor(includeUsage: boolean, copy: StreamCopy | null = null) {
     this.#includeUsage = includeUsage;
+    this.#copy = copy;
   }
 
   emit(value: unknown, raw?: string): void {
     const chunk = value as ChatCompletionChunk;
     this.#completion.add(chunk);
-    if (chunk.choices.length === 0 && chunk.usage && !this.#includeUsage) return;
-    this.#out += 'data: ' + (raw ?? JSON.stringify(chunk)) + '\n\n';
+    const hidden = chunk.choices.length === 0 && chunk.usage != null && !this.#includeUsage;
+    if (hidden && this.#copy === null) return;
+    const event = 'data: ' + (raw ?? JSON.stringify(chunk)) + '\n\n';
+    this.#copy?.add(event);
+    if (!hidden) this.#out += event;
   }
 
   usage(usage: Usage): void {
@@ -49,8 +55,8 @@ export class ChatStreamSink implements FormatSink {
 
 export const chatStreamFormat: StreamFormat = {
   name: 'chat',
-  createSink(ctx: RequestContext): FormatSink {
+  createSink(ctx: RequestContext, copy: StreamCopy | null): FormatSink {
     const options = (ctx.body as { stream_options?: { include_usage?: unknown } | null } | null)?.stream_options;
-    return new ChatStreamSink(options?.include_usage === true);
+    return new ChatStreamSink(options?.include_usage === true, copy);
   },
 };

@@ -2,6 +2,7 @@
 // and how the values fold back into the final object that the log stage records.
 import type { RequestContext } from '../context.js';
 import type { Usage } from '../types/usage.js';
+import type { StreamCopy } from './stream-copy.js';
 import type { StreamSink } from './translator.js';
 
 export interface FormatSink extends StreamSink<unknown> {
@@ -17,5 +18,6 @@ export interface FormatSink extends StreamSink<unknown> {
 
 export interface StreamFormat {
   readonly name: string;
-  createSink(ctx: RequestContext): FormatSink;
+  /** `copy`: where every framed event goes too, shown to this client or hidden from it (or null). */
+  createSink(ctx: RequestContext, copy: StreamCopy | null): FormatSink;
 }

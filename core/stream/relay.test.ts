@@ -9,7 +9,9 @@ import type { RouteSpec } from '../routes.js';
 import { UpstreamBody } from '../upstream-body.js';
 import { chatStreamFormat } from './chat-format.js';
 import { ChatChunkStream } from './client-format-streams.js';
+import { replayedChat } from './json-answer.js';
 import { relayStream } from './relay.js';
+import { StreamCopy } from './stream-copy.js';
 import { SecretText } from '../secret-text.js';
 
 const RECORDED = fixtureText('recorded/openai/chat_completion_stream.txt');
@@ -47,14 +49,21 @@ async function relay(events: string[], includeUsage: boolean): Promise<string[]>
   return (await relayed(events, includeUsage)).writes;
 }
 
-/** The same, with the response body the relay leaves for the audit log. */
-async function relayed(events: string[], includeUsage: boolean): Promise<{ writes: string[]; responseBody: unknown }> {
+/** A chat stream request's context, writing to a recording response; `copy` is what a stage asked to be kept. */
+function chatContext(includeUsage: boolean, copy: StreamCopy | null): { ctx: RequestContext; res: ReturnType<typeof recordingResponse> } {
   const route: RouteSpec = { method: 'POST', path: '/v1/chat/completions', access: 'client', operation: 'chat', body: 'json', streamFormat: chatStreamFormat, handler: null };
   const req = { method: 'POST', url: route.path, headers: {}, socket: {} } as unknown as IncomingMessage;
   const res = recordingResponse();
   const ctx = new RequestContext(req, res, route, {}, route.path);
   ctx.stream = true;
   ctx.body = { stream_options: { include_usage: includeUsage } };
+  ctx.streamCopy = copy;
+  return { ctx, res };
+}
+
+/** The same, with the response body the relay leaves for the audit log. */
+async function relayed(events: string[], includeUsage: boolean, copy: StreamCopy | null = null): Promise<{ writes: string[]; responseBody: unknown }> {
+  const { ctx, res } = chatContext(includeUsage, copy);
   const body = new UpstreamBody('openai');
   const done = relayStream(ctx, streamReply(body, new ChatChunkStream('openai')), chatStreamFormat, new SecretText([]));
   for (const event of events) body.push(Buffer.from(event));
@@ -87,6 +96,31 @@ describe('stream relay writes', () => {
     const last = JSON.parse(writes[1]!.replace(/^data: /, '')) as { error: { message: string; provider: string } };
     expect(writes[1]).to.match(/^data: \{.*\}\n\n$/s);
     expect(last.error).to.include({ message: 'the model is overloaded', provider: 'openai' });
+  });
+
+  it('copies a pass-through stream as the upstream sent it, the usage chunk the client did not see included', async () => {
+    const copy = new StreamCopy(10_000);
+    const upstream = [...CONTENT.split(/(?<=\n\n)/), USAGE_EVENT, chunkEvent({ content: 'ü' })];
+    const { writes } = await relayed(upstream, false, copy);
+    // The upstream ended without [DONE]: the relay's own goes out, and into the copy.
+    expect(writes.join('')).to.equal(CONTENT + chunkEvent({ content: 'ü' }) + DONE_EVENT);
+    expect(copy.text()).to.equal(upstream.join('') + DONE_EVENT);
+  });
+
+  it('copies a translated stream as the format framed it, the hidden usage chunk and the trailer included', async () => {
+    const copy = new StreamCopy(10_000);
+    const { ctx, res } = chatContext(false, copy);
+    const completion = { id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'Grüß' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } };
+    await relayStream(ctx, replayedChat('p', completion, null), chatStreamFormat, new SecretText([]));
+    const usageChunk = `data: ${JSON.stringify({ id: 'c', created: 1, model: 'm', object: 'chat.completion.chunk', choices: [], usage: completion.usage })}\n\n`;
+    expect(copy.text()).to.equal(res.writes.join('').replace(DONE_EVENT, usageChunk + DONE_EVENT));
+    expect(res.writes.join('')).to.not.include('"usage"');
+  });
+
+  it('keeps nothing of a stream longer than the copy may hold', async () => {
+    const copy = new StreamCopy(CONTENT.length);
+    await relayed([...CONTENT.split(/(?<=\n\n)/), USAGE_EVENT, DONE_EVENT], true, copy);
+    expect([copy.overflowed, copy.text()]).to.deep.equal([true, null]);
   });
 
   // An ASCII burst is folded from the text the relay scanned; any other from its bytes.

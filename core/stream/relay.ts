@@ -27,6 +27,7 @@ import { UpstreamBody } from '../upstream-body.js';
 import type { FormatSink, StreamFormat } from './format.js';
 import { eventEnd, eventStart, lastEventEnd } from './sse-bytes.js';
 import { SseParser } from './sse-parser.js';
+import type { StreamCopy } from './stream-copy.js';
 import type { StreamFold } from './stream-fold.js';
 import { isPassthrough } from './translator.js';
 import type { PassthroughTranslator } from './translator.js';
@@ -40,8 +41,10 @@ const ESCAPED_KEY = /\\[^"\n]*"\s*:/g;
 /** `secrets`: credentials an error event must not quote. */
 export function relayStream(ctx: RequestContext, reply: StreamReply, format: StreamFormat, secrets: SecretText): Promise<void> {
   const translator = reply.translator;
-  const raw = isPassthrough(translator) ? new RawEvents(translator, translator.fold()) : null;
-  const relay = new StreamRelay(ctx, reply, format.createSink(ctx), raw, secrets);
+  const copy = ctx.streamCopy;
+  // Pass-through: the relay copies the upstream's whole events; translated: the format copies what it frames.
+  const raw = isPassthrough(translator) ? new RawEvents(translator, translator.fold(), copy) : null;
+  const relay = new StreamRelay(ctx, reply, format.createSink(ctx, raw === null ? copy : null), raw, secrets);
   return reply.source instanceof UpstreamBody ? relay.push(reply.source) : relay.pull(reply.source);
 }
 
@@ -49,14 +52,22 @@ export function relayStream(ctx: RequestContext, reply: StreamReply, format: Str
 class RawEvents {
   readonly translator: PassthroughTranslator<unknown>;
   readonly fold: StreamFold;
+  readonly #copy: StreamCopy | null;
   /** The start of an event the upstream has not finished yet. */
   carry: Buffer | null = null;
   /** The upstream's own `[DONE]` went out: no trailer after it. */
   doneSent = false;
 
-  constructor(translator: PassthroughTranslator<unknown>, fold: StreamFold) {
+  constructor(translator: PassthroughTranslator<unknown>, fold: StreamFold, copy: StreamCopy | null) {
     this.translator = translator;
     this.fold = fold;
+    this.#copy = copy;
+  }
+
+  /** Whole events the client got (or the format hid): the fold and the copy hold the same bytes. */
+  keep(events: Buffer | string): void {
+    this.fold.add(events);
+    this.#copy?.add(events);
   }
 
   /**
@@ -149,8 +160,9 @@ class StreamRelay implements BodyConsumer {
       this.error(err);
       return;
     }
-    const pending = this.#sink.take();
-    this.#write(raw !== null && raw.doneSent ? pending : pending + this.#sink.trailer());
+    const trailer = raw !== null && raw.doneSent ? '' : this.#sink.trailer();
+    this.#ctx.streamCopy?.add(trailer);
+    this.#write(this.#sink.take() + trailer);
     this.#ctx.res.end();
     this.#finish();
   }
@@ -240,7 +252,7 @@ class StreamRelay implements BodyConsumer {
         // The client gets the events before this one, then the error event; the folded object
         // holds what the client got.
         if (start > unsent) this.#writeBytes(events.subarray(unsent, start));
-        raw.fold.add(events.subarray(0, start));
+        raw.keep(events.subarray(0, start));
         this.error(err);
         return true;
       }
@@ -253,7 +265,7 @@ class StreamRelay implements BodyConsumer {
       from = end;
     }
     if (unsent < events.length) ok = this.#writeBytes(unsent === 0 ? events : events.subarray(unsent)) && ok;
-    raw.fold.add(isAscii(events) ? text : events);
+    raw.keep(isAscii(events) ? text : events);
     if (!raw.doneSent && DONE_LINE.test(text)) raw.doneSent = true;
     return ok;
   }

@@ -3,16 +3,24 @@
 import type { ResponseObject, ResponsesStreamEvent } from '../types/responses.js';
 import type { Usage } from '../types/usage.js';
 import type { FormatSink, StreamFormat } from './format.js';
+import type { StreamCopy } from './stream-copy.js';
 
 export class ResponsesStreamSink implements FormatSink {
   #out = '';
   #response: ResponseObject | null = null;
   #neutral: Usage | null = null;
+  readonly #copy: StreamCopy | null;
+
+  constructor(copy: StreamCopy | null = null) {
+    this.#copy = copy;
+  }
 
   emit(value: unknown, raw?: string): void {
     const event = value as ResponsesStreamEvent;
     if (event.response) this.#response = event.response;
-    this.#out += 'event: ' + event.type + '\ndata: ' + (raw ?? JSON.stringify(event)) + '\n\n';
+    const framed = 'event: ' + event.type + '\ndata: ' + (raw ?? JSON.stringify(event)) + '\n\n';
+    this.#copy?.add(framed);
+    this.#out += framed;
   }
 
   usage(usage: Usage): void {
@@ -40,5 +48,5 @@ export class ResponsesStreamSink implements FormatSink {
 
 export const responsesStreamFormat: StreamFormat = {
   name: 'responses',
-  createSink: () => new ResponsesStreamSink(),
+  createSink: (_ctx, copy) => new ResponsesStreamSink(copy),
 };

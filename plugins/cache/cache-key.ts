@@ -1,10 +1,12 @@
-// The cache key: who may share the entry, the resolved target, the operation and a canonical
-// form of the body. Canonical means key order and whitespace do not matter; the fields that
-// only shape delivery or name the end user (`stream`, `stream_options`, `user`) are left out,
-// so a JSON answer serves a later stream of the same body and vice versa (docs/cache.md).
+// The cache key: who may share the entry, the resolved target, the operation, the shape of the
+// answer and a canonical form of the body. Canonical means key order and whitespace do not
+// matter. The shape (one JSON body, or a stream with its stream options) is part of the key: an
+// entry holds the answer as it was sent, and no shape can be made exactly from the other
+// (docs/cache.md). Left out: `user` (it names the end user, not the answer) and
+// `stream_options.include_usage` (an entry keeps the usage chunk; the replay shows it or not).
 import { hash } from 'node:crypto';
 
-/** Body fields that do not change the answer's content. */
+/** Body fields that do not change the answer's content; the shape is keyed apart. */
 const DELIVERY_FIELDS: ReadonlySet<string> = new Set(['stream', 'stream_options', 'user']);
 
 export interface KeyParts {
@@ -19,8 +21,17 @@ export interface KeyParts {
 export function cacheKey(parts: KeyParts): string {
   const content: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(parts.body)) if (!DELIVERY_FIELDS.has(name)) content[name] = value;
-  const text = JSON.stringify([parts.scope, parts.operation, parts.provider, parts.model, canonical(content)]);
+  const text = JSON.stringify([parts.scope, parts.operation, parts.provider, parts.model, shape(parts.body), canonical(content)]);
   return hash('sha256', text);
+}
+
+/** `json`, or a stream with the stream options that change its events (all but include_usage). */
+function shape(body: Record<string, unknown>): unknown {
+  if (body['stream'] !== true) return 'json';
+  const options = body['stream_options'];
+  if (typeof options !== 'object' || options === null) return ['stream', {}];
+  const { include_usage: _shown, ...rest } = options as Record<string, unknown>;
+  return ['stream', canonical(rest)];
 }
 
 /** The value with every object's keys sorted, so that equal bodies serialize equally. */

@@ -1,12 +1,26 @@
 import { expect } from 'chai';
-import { parseEntry } from './entry.js';
+import { entryText, parseEntry, replyFrom } from './entry.js';
+import type { Entry } from './entry.js';
 
-describe('parseEntry', () => {
-  it('reads back a stored entry', () => {
-    expect(parseEntry('{"body":"{\\"id\\":1}","usage":null}')).to.deep.equal({ body: '{"id":1}', usage: null });
+const USAGE = { input_tokens: 1, output_tokens: 2, total_tokens: 3, cached_input_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, audio_input_tokens: 0, audio_output_tokens: 0 };
+
+describe('cache entry', () => {
+  it('reads back a stored entry: its head, then the payload untouched (line breaks and all)', () => {
+    const stream: Entry = { shape: 'stream', usage: USAGE, payload: 'data: {"a":"x\\ny"}\n\ndata: [DONE]\n\n' };
+    const json: Entry = { shape: 'json', usage: null, payload: '{\n  "id": 1\n}' };
+    expect(entryText(stream)).to.equal(`{"shape":"stream","usage":${JSON.stringify(USAGE)}}\n${stream.payload}`);
+    expect([parseEntry(entryText(stream)), parseEntry(entryText(json))]).to.deep.equal([stream, json]);
   });
 
   it('gives null for text that is no entry, so the lookup is a miss and not a failure', () => {
-    expect([parseEntry('not json'), parseEntry('null'), parseEntry('{"body":{}}'), parseEntry('{"body":"x"}')]).to.deep.equal([null, null, null, null]);
+    const texts = ['not json', 'null\n{}', '{"usage":null}\n{}', '{"shape":"xml","usage":null}\n{}', '{"shape":"json"}\n{}', '{"body":"{}","usage":null}'];
+    expect(texts.map(parseEntry)).to.deep.equal(texts.map(() => null));
+  });
+
+  it('answers only the shape it holds: no JSON for a stream request, no stream for a JSON one', () => {
+    const stream: Entry = { shape: 'stream', usage: USAGE, payload: 'data: [DONE]\n\n' };
+    const json: Entry = { shape: 'json', usage: USAGE, payload: '{}' };
+    expect([replyFrom(stream, 'chat', false, 'c'), replyFrom(json, 'chat', true, 'c')]).to.deep.equal([null, null]);
+    expect([replyFrom(stream, 'chat', true, 'c')?.kind, replyFrom(stream, 'responses', true, 'c')?.kind, replyFrom(json, 'chat', false, 'c')?.kind]).to.deep.equal(['stream', 'stream', 'json']);
   });
 });

@@ -1,22 +1,35 @@
-// A stored answer: its body as the JSON text the client got, and the usage it was metered with.
-// The body stays text inside the entry so that a JSON hit is sent without being parsed again.
+// A stored answer as it was sent: one line of JSON with its shape and the usage it was metered
+// with, then the payload, which is the JSON body's text or the stream's events as the client's
+// format framed them. The payload is stored as it is (not escaped into a JSON string), so a hit
+// parses the first line only and sends the rest untouched.
 import type { JsonReply, StreamReply } from '../../core/reply.js';
-import { jsonReply } from '../../core/reply.js';
-import { replayedChat, replayedResponse } from '../../core/stream/json-answer.js';
-import { ResponsesEventStream } from '../../core/stream/client-format-streams.js';
+import { jsonReply, streamReply } from '../../core/reply.js';
+import { ChatChunkStream, ResponsesEventStream } from '../../core/stream/client-format-streams.js';
 import { resolvedBody } from '../../core/stream/stream-fold.js';
 import type { Usage } from '../../core/types/usage.js';
+import { usageFromChat, usageFromResponses } from '../../core/usage-mapping.js';
+
+export type Shape = 'json' | 'stream';
 
 export interface Entry {
-  body: string;
+  shape: Shape;
   usage: Usage | null;
+  payload: string;
+}
+
+export function entryText(entry: Entry): string {
+  // JSON.stringify escapes every line break, so the first one ends the head.
+  return JSON.stringify({ shape: entry.shape, usage: entry.usage }) + '\n' + entry.payload;
 }
 
 /** A stored entry read back; null for text that is no entry (a shared Redis holds what anyone wrote). */
 export function parseEntry(text: string): Entry | null {
+  const end = text.indexOf('\n');
+  if (end === -1) return null;
   try {
-    const value = JSON.parse(text) as Partial<Entry> | null;
-    return typeof value?.body === 'string' && value.usage !== undefined ? (value as Entry) : null;
+    const head = JSON.parse(text.slice(0, end)) as Partial<Entry> | null;
+    if ((head?.shape !== 'json' && head?.shape !== 'stream') || head.usage === undefined) return null;
+    return { shape: head.shape, usage: head.usage, payload: text.slice(end + 1) };
   } catch {
     return null;
   }
@@ -30,18 +43,21 @@ export function bodyText(responseBody: unknown): string {
 }
 
 /**
- * The reply that answers `operation` from the entry: the JSON as stored, or for a stream
- * request the events that carry it; null when it has no exact stream form (then it is a miss).
+ * The reply that answers `operation` from the entry: the JSON as stored, or the stored events
+ * through the core's translator for the client's format, which hides the usage chunk from a
+ * client that did not ask for it and meters the replay with the stored usage. Null when the
+ * entry is not of the shape asked for.
  */
 export function replyFrom(entry: Entry, operation: string, stream: boolean, name: string): JsonReply | StreamReply | null {
-  if (!stream) return jsonReply(undefined, entry.usage, entry.body);
-  const body: unknown = JSON.parse(entry.body);
-  if (operation === 'responses') return replayedResponse(body, new ResponsesEventStream(name));
-  if (operation !== 'chat') return null;
-  try {
-    return replayedChat(name, body, entry.usage);
-  } catch {
-    // Content given as a list of parts has no delta form: not replayable exactly.
-    return null;
-  }
+  if (entry.shape !== (stream ? 'stream' : 'json')) return null;
+  if (entry.shape === 'json') return jsonReply(undefined, entry.usage, entry.payload);
+  const usage = entry.usage;
+  const events = single(entry.payload);
+  if (operation === 'chat') return streamReply(events, new ChatChunkStream(name, (u) => usage ?? usageFromChat(u)));
+  if (operation === 'responses') return streamReply(events, new ResponsesEventStream(name, (u) => usage ?? usageFromResponses(u)));
+  return null;
+}
+
+async function* single(text: string): AsyncIterable<string> {
+  yield text;
 }

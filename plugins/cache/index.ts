@@ -1,14 +1,15 @@
 // The response cache (docs/cache.md): the cache tap answers a repeated call from a stored
-// answer without calling the provider; the log tap stores each successful, complete answer.
-// Every answer says `x-cache: HIT` or `MISS`; a hit sets ctx.cacheHit, so pricing charges 0
-// and records what it saved.
+// answer without calling the provider; the log tap stores each successful, complete answer as
+// it was sent (a stream as its events, which the relay copies for it). Every answer says
+// `x-cache: HIT` or `MISS`; a hit sets ctx.cacheHit, so pricing charges 0 and records what it
+// saved.
 import type { RequestContext } from '../../core/context.js';
 import { definePlugin } from '../../core/plugin.js';
 import type { Reply } from '../../core/reply.js';
+import { StreamCopy } from '../../core/stream/stream-copy.js';
 import { cacheKey } from './cache-key.js';
 import { Coalescer } from './coalescer.js';
-import { bodyText, parseEntry, replyFrom } from './entry.js';
-import type { Entry } from './entry.js';
+import { bodyText, entryText, parseEntry, replyFrom } from './entry.js';
 import { MemoryStore } from './memory-store.js';
 import { RedisStore } from './redis-store.js';
 import { requestPolicy } from './request-policy.js';
@@ -80,6 +81,19 @@ export default definePlugin<CacheOptions>({
       return reply;
     };
 
+    /** The stored answer, or the one a coalesced leader stores; undefined when the provider is to answer. */
+    const answer = async (ctx: RequestContext, ticket: CacheTicket): Promise<Reply | undefined> => {
+      const hit = await lookup(ctx, ticket.key);
+      if (hit !== undefined || coalescer === null) return hit;
+      const leader = coalescer.follow(ticket.key);
+      if (leader === undefined) {
+        ticket.leads = true;
+        return undefined;
+      }
+      await leader;
+      return await lookup(ctx, ticket.key);
+    };
+
     gw.stages.cache.tapPromise(NAME, async (ctx) => {
       const policy = requestPolicy({ operation: ctx.route.operation ?? '', body: ctx.body ?? {}, headers: ctx.req.headers, operations, cacheSideEffects: options.cache_side_effects });
       ctx.res.setHeader('x-cache', 'MISS');
@@ -87,17 +101,12 @@ export default definePlugin<CacheOptions>({
       const target = ctx.target!;
       const scope = options.scope === 'key' ? (ctx.principal?.id ?? '') : '*';
       const key = cacheKey({ scope, operation: ctx.route.operation!, provider: target.provider.name, model: target.model, body: ctx.body! });
-      ctx.locals.cache = { key, leads: false };
-      if (policy === 'refresh') return undefined;
-      const hit = await lookup(ctx, key);
-      if (hit !== undefined || coalescer === null) return hit;
-      const leader = coalescer.follow(key);
-      if (leader === undefined) {
-        ctx.locals.cache.leads = true;
-        return undefined;
-      }
-      await leader;
-      return await lookup(ctx, key);
+      const ticket: CacheTicket = { key, leads: false };
+      ctx.locals.cache = ticket;
+      const hit = policy === 'refresh' ? undefined : await answer(ctx, ticket);
+      // A miss is answered by the provider: the relay copies the stream for the log tap, up to the size an entry may have.
+      if (hit === undefined && ctx.stream) ctx.streamCopy = new StreamCopy(options.max_entry_bytes);
+      return hit;
     });
 
     gw.stages.log.tap(NAME, (ctx) => {
@@ -106,9 +115,8 @@ export default definePlugin<CacheOptions>({
       const release = () => {
         if (ticket.leads) coalescer?.release(ticket.key);
       };
-      if (!storable(ctx)) return release();
-      const entry = JSON.stringify({ body: bodyText(ctx.responseBody), usage: ctx.usage } satisfies Entry);
-      if (entry.length > options.max_entry_bytes) return release();
+      const entry = storable(ctx) ? storedText(ctx) : null;
+      if (entry === null || entry.length > options.max_entry_bytes) return release();
       // Followers look again only once the entry is there.
       store.set(ticket.key, entry, ttlMs).catch(warn('write')).finally(release);
     });
@@ -120,4 +128,11 @@ export default definePlugin<CacheOptions>({
 /** Only a successful, complete answer the provider gave is stored. */
 function storable(ctx: RequestContext): boolean {
   return ctx.status === 200 && !ctx.cacheHit && !ctx.partial && ctx.error === null && ctx.responseBody !== null;
+}
+
+/** The entry for the answer as it was sent; null for a stream the relay did not copy whole (past the size cap). */
+function storedText(ctx: RequestContext): string | null {
+  if (!ctx.stream) return entryText({ shape: 'json', usage: ctx.usage, payload: bodyText(ctx.responseBody) });
+  const events = ctx.streamCopy?.text() ?? null;
+  return events === null ? null : entryText({ shape: 'stream', usage: ctx.usage, payload: events });
 }

@@ -4,44 +4,85 @@ import { waitFor } from '../../test/helpers/net.js';
 import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
 import { defaultPlugins } from '../../test/helpers/plugins.js';
-import { startTestGateway } from '../../test/helpers/start-gateway.js';
+import { MASTER_KEY, startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
+import { startChildGateway } from '../limit-state/test-child-gateway.js';
+import type { ChildGateway } from '../limit-state/test-child-gateway.js';
+import { deleteKeys, SHARED_REDIS_URL } from '../limit-state/test-redis.js';
+import { CONTENT_CHUNKS, rawStream, serveTwentyChunks } from './test-streams.js';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
-
-describe('cache plugin on Redis @integration', () => {
-  // Other test runs share the server: a prefix of this run's own, deleted at the end.
-  const prefix = `sluice-test-cache-${process.pid}-${Date.now()}`;
+describe('cache plugin on Redis @integration', function () {
+  this.timeout(60_000);
+  // Other test runs share the server: prefixes of this run's own, deleted at the end.
+  const run = `sluice-test-cache-${process.pid}-${Date.now()}`;
+  const redis = createClient({ url: SHARED_REDIS_URL });
   let mock: MockProvider;
-  const gateways: TestGateway[] = [];
-  const redis = createClient({ url: REDIS_URL });
+
+  const options = (prefix: string) => ({
+    config: { plugins: [...defaultPlugins(), { name: 'cache', options: { backend: 'redis', redis_url: SHARED_REDIS_URL, key_prefix: prefix, scope: 'deployment' } }] },
+    env: openAIEnv(mock),
+  });
+  const chatCalls = (): number => mock.requests.filter((r) => r.path === '/v1/chat/completions').length;
+  // The entry is written after the answer went out.
+  const stored = (prefix: string) => waitFor(async () => (await redis.keys(`${prefix}*`)).length === 1, 3000, 'the entry in Redis');
 
   before(async () => {
     await redis.connect();
     mock = await startOpenAIMock();
-    const config = { plugins: [...defaultPlugins(), { name: 'cache', options: { backend: 'redis', redis_url: REDIS_URL, key_prefix: prefix, scope: 'deployment' } }] };
-    for (let i = 0; i < 2; i++) gateways.push(await startTestGateway({ config, env: openAIEnv(mock) }));
+    serveTwentyChunks(mock);
   });
-
+  beforeEach(() => mock.reset());
   after(async () => {
-    for (const gw of gateways) await gw.close();
     await mock.close();
-    for await (const keys of redis.scanIterator({ MATCH: `${prefix}*` })) if (keys.length > 0) await redis.del(keys);
+    await deleteKeys(run);
     await redis.quit();
   });
 
-  it('answers a call on a second gateway from the entry the first one stored', async () => {
-    const messages = [{ role: 'user' as const, content: `shared ${prefix}` }];
-    const ask = async (gw: TestGateway) => {
-      const { data, response } = await gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages }).withResponse();
-      return { content: data.choices[0]!.message.content, cache: response.headers.get('x-cache') };
-    };
-    const first = await ask(gateways[0]!);
-    // The entry is written after the answer went out.
-    await waitFor(async () => (await redis.keys(`${prefix}*`)).length === 1, 3000, 'the entry in Redis');
-    const second = await ask(gateways[1]!);
-    expect(first).to.deep.equal({ content: 'Hello, World!', cache: 'MISS' });
-    expect(second).to.deep.equal({ content: 'Hello, World!', cache: 'HIT' });
-    expect(mock.requests.filter((r) => r.path === '/v1/chat/completions')).to.have.length(1);
+  describe('two gateways in one process', () => {
+    const prefix = `${run}-json`;
+    const gateways: TestGateway[] = [];
+    before(async () => {
+      for (let i = 0; i < 2; i++) gateways.push(await startTestGateway(options(prefix)));
+    });
+    after(async () => {
+      for (const gw of gateways) await gw.close();
+    });
+
+    it('answers a call on a second gateway from the entry the first one stored', async () => {
+      const messages = [{ role: 'user' as const, content: `shared ${prefix}` }];
+      const ask = async (gw: TestGateway) => {
+        const { data, response } = await gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages }).withResponse();
+        return { content: data.choices[0]!.message.content, cache: response.headers.get('x-cache') };
+      };
+      const first = await ask(gateways[0]!);
+      await stored(prefix);
+      const second = await ask(gateways[1]!);
+      expect(first).to.deep.equal({ content: 'Hello, World!', cache: 'MISS' });
+      expect(second).to.deep.equal({ content: 'Hello, World!', cache: 'HIT' });
+      expect(chatCalls()).to.equal(1);
+    });
+  });
+
+  describe('two gateway processes', () => {
+    const prefix = `${run}-streams`;
+    let replicas: ChildGateway[] = [];
+    before(async () => {
+      replicas = await Promise.all([startChildGateway(options(prefix)), startChildGateway(options(prefix))]);
+    });
+    after(async () => {
+      await Promise.all(replicas.map((r) => r.close()));
+    });
+
+    it('replays on one process the stream the other stored, event for event', async () => {
+      const body = { model: 'openai/gpt-4o-mini', messages: [{ role: 'user' as const, content: `count ${prefix}` }], stream: true as const, stream_options: { include_usage: true } };
+      const first = await rawStream(replicas[0]!.client(MASTER_KEY).chat.completions.create(body));
+      await stored(prefix);
+      const second = await rawStream(replicas[1]!.client(MASTER_KEY).chat.completions.create(body));
+      expect([first.cache, second.cache]).to.deep.equal(['MISS', 'HIT']);
+      // 20 content chunks, the finish chunk, the usage chunk, [DONE].
+      expect(first.data).to.have.length(CONTENT_CHUNKS + 3);
+      expect(second.data).to.deep.equal(first.data);
+      expect(chatCalls()).to.equal(1);
+    });
   });
 });

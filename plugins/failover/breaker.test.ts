@@ -7,8 +7,8 @@ describe('failover: circuit breaker', () => {
   /** A breaker whose target `x` just opened. */
   const opened = (): CircuitBreaker => {
     const b = breaker();
-    b.failed('x');
-    b.failed('x');
+    b.failed('x', 'p');
+    b.failed('x', 'p');
     return b;
   };
   beforeEach(() => {
@@ -17,9 +17,9 @@ describe('failover: circuit breaker', () => {
 
   it('opens after the threshold of consecutive failures, for the cooldown', () => {
     const b = breaker();
-    b.failed('x');
+    b.failed('x', 'p');
     expect(b.admit('x')).to.equal(true);
-    b.failed('x');
+    b.failed('x', 'p');
     expect([b.admit('x'), b.waitMs(['x'])]).to.deep.equal([false, 1000]);
     now = 999;
     expect(b.admit('x')).to.equal(false);
@@ -37,7 +37,7 @@ describe('failover: circuit breaker', () => {
     const b = opened();
     now = 1000;
     b.admit('x');
-    b.failed('x');
+    b.failed('x', 'p');
     expect([b.admit('x'), b.waitMs(['x'])]).to.deep.equal([false, 1000]);
     now = 2000;
     b.admit('x');
@@ -45,11 +45,24 @@ describe('failover: circuit breaker', () => {
     expect(b.admit('x')).to.equal(true);
   });
 
+  it('counts open breakers by provider until a success closes them, the cooldown over or not', () => {
+    const b = opened();
+    b.failed('y', 'p');
+    b.failed('z', 'q');
+    b.failed('z', 'q');
+    expect([...b.openByProvider()]).to.deep.equal([['p', 1], ['q', 1]]);
+    now = 5000;
+    expect([...b.openByProvider()]).to.deep.equal([['p', 1], ['q', 1]]);
+    b.admit('x');
+    b.succeeded('x');
+    expect([...b.openByProvider()]).to.deep.equal([['q', 1]]);
+  });
+
   it('a success resets the count of failures', () => {
     const b = breaker();
-    b.failed('x');
+    b.failed('x', 'p');
     b.succeeded('x');
-    b.failed('x');
+    b.failed('x', 'p');
     expect(b.admit('x')).to.equal(true);
   });
 });

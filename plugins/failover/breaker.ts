@@ -4,6 +4,8 @@
 import type { FailoverOptions } from './schema.js';
 
 interface TargetHealth {
+  /** The provider instance the target belongs to (the gauge of open breakers counts by it). */
+  provider: string;
   failures: number;
   /** While now < openUntil the target is skipped. */
   openUntil: number;
@@ -33,8 +35,8 @@ export class CircuitBreaker {
     this.#health.delete(id);
   }
 
-  failed(id: string): void {
-    const h = this.#health.get(id) ?? { failures: 0, openUntil: 0, probing: false };
+  failed(id: string, provider: string): void {
+    const h = this.#health.get(id) ?? { provider, failures: 0, openUntil: 0, probing: false };
     h.failures += 1;
     if (h.probing || h.failures >= this.#options.failure_threshold) h.openUntil = this.#now() + this.#options.cooldown_ms;
     h.probing = false;
@@ -45,6 +47,16 @@ export class CircuitBreaker {
   released(id: string): void {
     const h = this.#health.get(id);
     if (h !== undefined) h.probing = false;
+  }
+
+  /**
+   * Open breakers by provider: targets taken out and not closed since by a success, whether in
+   * their cooldown or waiting for a probe.
+   */
+  openByProvider(): Map<string, number> {
+    const open = new Map<string, number>();
+    for (const h of this.#health.values()) if (h.openUntil !== 0) open.set(h.provider, (open.get(h.provider) ?? 0) + 1);
+    return open;
   }
 
   /** ms until the first of these targets may be probed (for a retry-after when all are out). */

@@ -12,6 +12,7 @@ import { startOpenAIMock } from '../../test/helpers/mock-openai.js';
 import { sendJson } from '../../test/helpers/mock-provider.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
 import { closedPort } from '../../test/helpers/net.js';
+import { parseSamples, samplesOf } from '../../test/helpers/prometheus-text.js';
 import { withPluginOptions } from '../../test/helpers/plugins.js';
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
@@ -64,7 +65,7 @@ describe('failover and virtual models @integration', () => {
           dead: { type: 'openai', base_url: `http://127.0.0.1:${deadPort}/v1`, api_key: 'sk-dead' },
           claude: { type: 'anthropic', base_url: claude.url, api_key: ANTHROPIC_KEY },
         },
-        plugins: [...withPluginOptions('router', { virtual_models: VIRTUAL_MODELS, model_overrides: CLAUDE_PRICE }), { name: 'failover', options: FAILOVER }],
+        plugins: [...withPluginOptions('router', { virtual_models: VIRTUAL_MODELS, model_overrides: CLAUDE_PRICE }), { name: 'failover', options: FAILOVER }, 'metrics'],
       },
     });
   });
@@ -180,6 +181,23 @@ describe('failover and virtual models @integration', () => {
     const probe = await ask('chain');
     const after = await ask('chain');
     expect([probe.data.choices[0]!.message.content, after.response.headers.get('x-gateway-provider'), chatCalls(a)]).to.deep.equal(['back', 'a', 4]);
+  });
+
+  it('shows an open breaker on /metrics as sluice_breakers_open{provider} 1, and 0 once a probe closed it', async () => {
+    const openBreakers = async (): Promise<Record<string, number>> => {
+      const samples = parseSamples(await (await gw.fetch('/metrics')).text());
+      return Object.fromEntries(samplesOf(samples, 'sluice_breakers_open').map((s) => [s.labels['provider'], s.value]));
+    };
+    expect(await openBreakers()).to.deep.equal({ a: 0, b: 0, dead: 0, claude: 0 });
+    a.on('POST', CHAT, serverError);
+    await ask('chain');
+    expect(await openBreakers()).to.deep.equal({ a: 1, b: 0, dead: 0, claude: 0 });
+    a.on('POST', CHAT, (_req, res) => sendJson(res, 200, chatAnswer('back')));
+    await new Promise((r) => setTimeout(r, 450));
+    // The cooldown is over, but the breaker is open until a call succeeds.
+    expect((await openBreakers())['a']).to.equal(1);
+    expect((await ask('chain')).response.headers.get('x-gateway-provider')).to.equal('a');
+    expect(await openBreakers()).to.deep.equal({ a: 0, b: 0, dead: 0, claude: 0 });
   });
 
   it('refuses with 503 circuit_open, calling nothing, when every target is out', async () => {

@@ -11,6 +11,7 @@ import type { Reply } from '../../core/reply.js';
 import type { Target } from '../../core/provider.js';
 import { retryDelayMs } from './backoff.js';
 import { CircuitBreaker } from './breaker.js';
+import { trackBreakers } from './breaker-metrics.js';
 import { LatencyTable } from './latency.js';
 import { failoverSchema, type FailoverOptions } from './schema.js';
 import { orderTargets } from './strategies.js';
@@ -24,6 +25,13 @@ export default definePlugin<FailoverOptions>({
   setup(gw, options) {
     const breaker = new CircuitBreaker(options.breaker);
     const latency = new LatencyTable();
+    let untrack = (): void => {};
+    // Every provider instance is known once all plugins are set up: each gets a series from the start.
+    gw.lifecycle.ready.tap(NAME, () => {
+      const providers = [...gw.providers].map((p) => p.name);
+      untrack = trackBreakers({ providers, openByProvider: () => breaker.openByProvider() });
+    });
+    gw.lifecycle.close.tap(NAME, () => untrack());
 
     /** One target with its retries; null when it failed retryably (the next target may answer). */
     const tryTarget = async (ctx: RequestContext, target: Target, failures: GatewayError[]): Promise<Reply | null> => {
@@ -44,7 +52,7 @@ export default definePlugin<FailoverOptions>({
             breaker.succeeded(target.id);
             throw err;
           }
-          breaker.failed(target.id);
+          breaker.failed(target.id, target.provider.name);
           failures.push(err);
           const delay = retry < options.retry.max_retries ? retryDelayMs(err, retry, options.retry) : null;
           if (delay === null) return null;

@@ -121,16 +121,16 @@ describe('metrics plugin @integration', () => {
       expect(samplesOf(s, 'sluice_audit_spilled_total')).to.have.length(1);
     });
 
-    it('serves every series the Grafana dashboard and the alert rules query, but those plugins yet to come will register', async () => {
+    it('serves every series the Grafana dashboard and the alert rules query', async () => {
+      // The failover plugin's breakers gauge is there once the plugin is loaded in the process, as a gateway that lists it loads it.
+      await import('../failover/index.js');
       const text = await (await fetch(`${gw.url}/metrics`)).text();
       const served = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
       const dashboard = JSON.parse(readFileSync('docs/grafana-dashboard.json', 'utf8')) as { panels: Array<{ targets?: Array<{ expr: string }> }> };
       const alerts = parse(readFileSync('docs/prometheus-alerts.yaml', 'utf8')) as { groups: Array<{ rules: Array<{ expr: string }> }> };
       const queries = [...dashboard.panels.flatMap((p) => p.targets ?? []), ...alerts.groups.flatMap((g) => g.rules)].map((q) => q.expr);
       const queried = new Set(queries.flatMap((q) => [...q.matchAll(/\b((?:sluice|process|nodejs)_[a-z0-9_]+)/g)].map((m) => m[1]!.replace(/_(bucket|sum|count)$/, ''))));
-      const missing = [...queried].filter((name) => !served.has(name));
-      // The failover plugin's breakers gauge, once it registers one.
-      expect(missing.sort()).to.deep.equal(['sluice_breakers_open']);
+      expect([...queried].filter((name) => !served.has(name))).to.deep.equal([]);
       expect(queried.size).to.be.greaterThan(15);
     });
   });

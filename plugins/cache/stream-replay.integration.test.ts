@@ -1,0 +1,186 @@
+// Streams stored as the client's events and replayed event for event, through the openai SDK:
+// an OpenAI stream of 20 chunks (passed through), Anthropic and Gemini ones (translated), native
+// and translated Responses streams; the usage chunk shown per request; a stream over the size cap
+// not stored.
+import { expect } from 'chai';
+import { auditEntry } from '../../test/helpers/audit-entry.js';
+import { AnthropicMock, ANTHROPIC_KEY, answers } from '../../test/helpers/mock-anthropic.js';
+import { GEMINI_KEY, GeminiMock, nativeText } from '../../test/helpers/mock-gemini.js';
+import type { MockProvider } from '../../test/helpers/mock-provider.js';
+import { withOpenAIGateway } from '../../test/helpers/openai-gateway.js';
+import { defaultPlugins, withPluginOptions } from '../../test/helpers/plugins.js';
+import type { TestGateway } from '../../test/helpers/start-gateway.js';
+import type { Usage } from '../../core/types/usage.js';
+import { CONTENT_CHUNKS, rawStream, serveTwentyChunks } from './test-streams.js';
+
+const MODEL = 'openai/gpt-4o-mini';
+const CLAUDE = 'claude/claude-sonnet-4-20250514';
+const GEMINI = 'gem/gemini-2.5-pro';
+// Prices of their own under these instance names, so that a hit has a saved cost.
+const PRICES = {
+  [CLAUDE]: { pricing: { currency: 'USD', input_per_mtok: 3, output_per_mtok: 15 } },
+  [GEMINI]: { pricing: { currency: 'USD', input_per_mtok: 1.25, output_per_mtok: 10 } },
+};
+
+type Audit = { usage: Usage | null; cache_hit: boolean; cost: { total_usd: string | null; saved_usd?: string | null } };
+
+/** A unique question per call site, so no test sees another's entry. */
+let asked = 0;
+function messages(): Array<{ role: 'user'; content: string }> {
+  return [{ role: 'user', content: `Count to twenty ${++asked} ${Date.now()}` }];
+}
+
+function chatCalls(mock: MockProvider): number {
+  return mock.requests.filter((r) => r.path === '/v1/chat/completions').length;
+}
+
+function streamChat(gw: TestGateway, body: Record<string, unknown>) {
+  return rawStream(gw.client().chat.completions.create({ model: MODEL, ...body, stream: true } as never));
+}
+
+/** The miss and the hit are audited with the same usage; the hit costs 0 and saved what the miss cost. */
+async function expectAuditedHit(gw: TestGateway, missId: string, hitId: string): Promise<void> {
+  const miss = await auditEntry<Audit>(gw, missId);
+  const hit = await auditEntry<Audit>(gw, hitId);
+  expect(miss.usage).to.not.equal(null);
+  expect(hit.usage).to.deep.equal(miss.usage);
+  expect([miss.cache_hit, hit.cache_hit, hit.cost.total_usd]).to.deep.equal([false, true, '0']);
+  expect(miss.cost.total_usd).to.be.a('string');
+  expect(hit.cost.saved_usd).to.equal(miss.cost.total_usd);
+}
+
+describe('cache plugin: streams replayed event for event @integration', () => {
+  let claude: AnthropicMock;
+  let gemini: GeminiMock;
+  before(async () => {
+    claude = await AnthropicMock.start();
+    gemini = await GeminiMock.start();
+  });
+  after(async () => {
+    await claude.close();
+    await gemini.close();
+  });
+
+  const fit = withOpenAIGateway((mock) => {
+    serveTwentyChunks(mock);
+    return {
+      providers: { claude: { type: 'anthropic', base_url: claude.url, api_key: ANTHROPIC_KEY }, gem: { type: 'gemini', base_url: gemini.url, api_key: GEMINI_KEY } },
+      plugins: [...withPluginOptions('router', { model_overrides: PRICES }), { name: 'cache', options: {} }],
+    };
+  });
+
+  it('replays a 20-chunk stream event for event: the same data lines and usage, audited as a hit', async () => {
+    const body = { messages: messages(), stream_options: { include_usage: true } };
+    const miss = await streamChat(fit.gw, body);
+    const hit = await streamChat(fit.gw, body);
+    expect([miss.cache, hit.cache]).to.deep.equal(['MISS', 'HIT']);
+    // 20 content chunks, the finish chunk, the usage chunk, [DONE].
+    expect(miss.data).to.have.length(CONTENT_CHUNKS + 3);
+    expect(hit.data).to.deep.equal(miss.data);
+    expect(hit.text).to.equal(miss.text);
+    expect(chatCalls(fit.mock)).to.equal(1);
+    await expectAuditedHit(fit.gw, miss.id, hit.id);
+  });
+
+  it('serves one stored stream with the usage chunk to a client that asks for it, and without to one that does not', async () => {
+    const asked = messages();
+    const quiet = await streamChat(fit.gw, { messages: asked });
+    const told = await streamChat(fit.gw, { messages: asked, stream_options: { include_usage: true } });
+    const quietAgain = await streamChat(fit.gw, { messages: asked, stream_options: { include_usage: false } });
+    expect([quiet.cache, told.cache, quietAgain.cache]).to.deep.equal(['MISS', 'HIT', 'HIT']);
+    const usageChunk = told.data.at(-2)!;
+    expect((JSON.parse(usageChunk) as { usage: { total_tokens: number } }).usage.total_tokens).to.equal(37);
+    expect(told.data).to.deep.equal([...quiet.data.slice(0, -1), usageChunk, '[DONE]']);
+    expect(quietAgain.text).to.equal(quiet.text);
+    expect(chatCalls(fit.mock)).to.equal(1);
+  });
+
+  it('answers concurrent identical stream misses from one provider call, each with the same events', async () => {
+    const body = { messages: messages(), stream_options: { include_usage: true } };
+    const streams = await Promise.all(Array.from({ length: 4 }, () => streamChat(fit.gw, body)));
+    expect(streams.map((s) => s.cache).sort()).to.deep.equal(['HIT', 'HIT', 'HIT', 'MISS']);
+    for (const s of streams) expect(s.text).to.equal(streams[0]!.text);
+    expect(chatCalls(fit.mock)).to.equal(1);
+  });
+
+  it('keys a stream apart from a JSON answer: each shape misses once, then hits as it was sent', async () => {
+    const asked = messages();
+    const json = async () => {
+      const { data, response } = await fit.gw.client().chat.completions.create({ model: MODEL, messages: asked }).withResponse();
+      return { cache: response.headers.get('x-cache'), content: data.choices[0]!.message.content };
+    };
+    const firstJson = await json();
+    const firstStream = await streamChat(fit.gw, { messages: asked });
+    const [againJson, againStream] = [await json(), await streamChat(fit.gw, { messages: asked })];
+    expect([firstJson.cache, firstStream.cache, againJson.cache, againStream.cache]).to.deep.equal(['MISS', 'MISS', 'HIT', 'HIT']);
+    expect(againJson.content).to.equal('Hello, World!');
+    expect(againStream.data).to.deep.equal(firstStream.data);
+    expect(chatCalls(fit.mock)).to.equal(2);
+  });
+
+  // Translated streams: each event made by the gateway from the provider's own, spaced out so that each is translated on its own.
+  const translated = [
+    { provider: 'Anthropic', model: CLAUDE, script: () => claude.answerWith(answers.stream('recorded/anthropic/messages_stream.txt', 2)), calls: () => claude.provider.requests.filter((r) => r.path === '/v1/messages').length },
+    { provider: 'Gemini', model: GEMINI, script: () => gemini.answerNext({ sse: nativeText('stream-thinking.txt'), gapMs: 2 }), calls: () => gemini.requests.filter((r) => r.method === 'POST').length },
+  ];
+  for (const { provider, model, script, calls } of translated) {
+    it(`replays a stream translated from ${provider}'s event for event, with its usage`, async () => {
+      claude.reset();
+      gemini.reset();
+      script();
+      const body = { model, messages: messages(), stream: true, stream_options: { include_usage: true } };
+      const miss = await rawStream(fit.gw.client().chat.completions.create(body as never));
+      const hit = await rawStream(fit.gw.client().chat.completions.create(body as never));
+      expect([miss.cache, hit.cache]).to.deep.equal(['MISS', 'HIT']);
+      expect(miss.data.length).to.be.greaterThan(4);
+      expect(hit.data).to.deep.equal(miss.data);
+      expect(calls()).to.equal(1);
+      await expectAuditedHit(fit.gw, miss.id, hit.id);
+    });
+  }
+
+  it('replays a Responses stream the gateway made from an Anthropic chat stream, ids and all', async () => {
+    claude.reset();
+    claude.answerWith(answers.stream('recorded/anthropic/messages_stream.txt', 2));
+    const input = messages()[0]!.content;
+    const call = () => rawStream(fit.gw.client().responses.create({ model: CLAUDE, input, store: false, stream: true }));
+    const miss = await call();
+    const hit = await call();
+    expect([miss.cache, hit.cache]).to.deep.equal(['MISS', 'HIT']);
+    expect(miss.text).to.include('event: response.completed\n');
+    expect(hit.text).to.equal(miss.text);
+    expect(claude.provider.requests.filter((r) => r.path === '/v1/messages')).to.have.length(1);
+  });
+
+  it('replays a native Responses stream event for event', async () => {
+    const input = messages()[0]!.content;
+    const call = () => rawStream(fit.gw.client().responses.create({ model: MODEL, input, store: false, stream: true }));
+    const miss = await call();
+    const hit = await call();
+    expect([miss.cache, hit.cache]).to.deep.equal(['MISS', 'HIT']);
+    expect(miss.text).to.match(/^event: response\.created\n/);
+    expect(miss.text).to.include('event: response.completed\n');
+    expect(hit.text).to.equal(miss.text);
+    expect(fit.mock.requests.filter((r) => r.path === '/v1/responses')).to.have.length(1);
+    await expectAuditedHit(fit.gw, miss.id, hit.id);
+  });
+});
+
+describe('cache plugin: a stream over the size cap @integration', () => {
+  // The 20-chunk stream is about 5 KB; the recorded JSON answer about 1 KB.
+  const fit = withOpenAIGateway((mock) => {
+    serveTwentyChunks(mock);
+    return { plugins: [...defaultPlugins(), { name: 'cache', options: { max_entry_bytes: 2000 } }] };
+  });
+
+  it('is not stored (MISS twice), while an answer under the cap is', async () => {
+    const asked = messages();
+    const first = await streamChat(fit.gw, { messages: asked });
+    const second = await streamChat(fit.gw, { messages: asked });
+    expect([first.cache, second.cache]).to.deep.equal(['MISS', 'MISS']);
+    expect(second.data).to.have.length(CONTENT_CHUNKS + 2);
+    const json = async () => (await fit.gw.client().chat.completions.create({ model: MODEL, messages: asked }).withResponse()).response.headers.get('x-cache');
+    expect([await json(), await json()]).to.deep.equal(['MISS', 'HIT']);
+    expect(chatCalls(fit.mock)).to.equal(3);
+  });
+});
