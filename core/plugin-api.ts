@@ -28,6 +28,7 @@ export type { OperationHandler, PassthroughTarget, Provider, Target } from './pr
 export type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './http-client.js';
 export { resolvedBody } from './stream/stream-fold.js';
 export { StreamCopy } from './stream/stream-copy.js';
+export { ChatChunkStream } from './stream/client-format-streams.js';
 export type { Logger } from './logger.js';
 export type { Usage } from './types/usage.js';
 export type { ChatMessage } from './types/chat.js';
