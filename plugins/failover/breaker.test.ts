@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CircuitBreaker } from './breaker.js';
+import { CircuitBreaker, MAX_TRACKED_TARGETS } from './breaker.js';
 
 describe('failover: circuit breaker', () => {
   let now = 0;
@@ -13,6 +13,16 @@ describe('failover: circuit breaker', () => {
   };
   beforeEach(() => {
     now = 0;
+  });
+
+  it('keeps at most MAX_TRACKED_TARGETS records: past it the oldest is forgotten', () => {
+    const b = breaker();
+    for (let i = 0; i <= MAX_TRACKED_TARGETS; i++) {
+      b.failed(`m${i}`, 'p');
+      b.failed(`m${i}`, 'p');
+    }
+    expect(b.openByProvider()).to.deep.equal(new Map([['p', MAX_TRACKED_TARGETS]]));
+    expect([b.admit('m0'), b.admit('m1'), b.admit(`m${MAX_TRACKED_TARGETS}`)]).to.deep.equal([true, false, false]);
   });
 
   it('opens after the threshold of consecutive failures, for the cooldown', () => {

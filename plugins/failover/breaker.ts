@@ -12,6 +12,13 @@ interface TargetHealth {
   probing: boolean;
 }
 
+/**
+ * Targets with a failure on record. Model ids come from clients, so a provider that is down could
+ * be sent any number of them: past this many the oldest record is forgotten (that target is
+ * simply admitted again).
+ */
+export const MAX_TRACKED_TARGETS = 10_000;
+
 export class CircuitBreaker {
   readonly #options: FailoverOptions['breaker'];
   readonly #health = new Map<string, TargetHealth>();
@@ -36,7 +43,11 @@ export class CircuitBreaker {
   }
 
   failed(id: string, provider: string): void {
-    const h = this.#health.get(id) ?? { provider, failures: 0, openUntil: 0, probing: false };
+    let h = this.#health.get(id);
+    if (h === undefined) {
+      if (this.#health.size >= MAX_TRACKED_TARGETS) this.#health.delete(this.#health.keys().next().value!);
+      h = { provider, failures: 0, openUntil: 0, probing: false };
+    }
     h.failures += 1;
     if (h.probing || h.failures >= this.#options.failure_threshold) h.openUntil = this.#now() + this.#options.cooldown_ms;
     h.probing = false;

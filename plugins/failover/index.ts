@@ -33,14 +33,18 @@ export default definePlugin<FailoverOptions>({
     });
     gw.lifecycle.close.tap(NAME, () => untrack());
 
-    /** One target with its retries; null when it failed retryably (the next target may answer). */
-    const tryTarget = async (ctx: RequestContext, target: Target, failures: GatewayError[]): Promise<Reply | null> => {
+    /**
+     * One target with its retries; null when it failed retryably (the next target may answer).
+     * `timed`: a virtual model's target, whose answer time the lowest_latency strategy reads
+     * (a direct call's model id is the client's: any number of them could be sent).
+     */
+    const tryTarget = async (ctx: RequestContext, target: Target, failures: GatewayError[], timed: boolean): Promise<Reply | null> => {
       for (let retry = 0; ; retry++) {
         const started = performance.now();
         try {
           const reply = await gw.invoke(ctx, target);
           breaker.succeeded(target.id);
-          latency.record(target.id, performance.now() - started);
+          if (timed) latency.record(target.id, performance.now() - started);
           return reply;
         } catch (err) {
           if (ctx.abort.aborted) {
@@ -70,7 +74,7 @@ export default definePlugin<FailoverOptions>({
       const failures: GatewayError[] = [];
       for (const target of targets) {
         if (!breaker.admit(target.id)) continue;
-        const reply = await tryTarget(ctx, target, failures);
+        const reply = await tryTarget(ctx, target, failures, plan !== null);
         if (reply !== null) return reply;
       }
       const last = failures.at(-1);
