@@ -119,8 +119,18 @@ describe('auth', () => {
       expect(key.secret).to.not.equal('short');
     });
 
-    it('is printed only on the start that generated it, and works as the bearer credential after a restart', async () => {
-      const config = { master_key: null };
+    it('is not printed when the log is JSON lines: the file holds it', async () => {
+      const printed = await captureStdout(async () => {
+        const gw = await startTestGateway({ dataDir: dir, config: { master_key: null, log: { format: 'json' } } });
+        await gw.close();
+      });
+      const secret = readFileSync(join(dir, MASTER_KEY_FILE), 'utf8').trim();
+      expect(secret).to.match(/^sk-sluice-/);
+      expect(printed).not.to.include(secret);
+    });
+
+    it('is printed (text logs) only on the start that generated it, and works as the bearer credential after a restart', async () => {
+      const config = { master_key: null, log: { format: 'text' as const } };
       let gw: TestGateway | null = null;
       const printedFirst = await captureStdout(async () => {
         gw = await startTestGateway({ dataDir: dir, config });

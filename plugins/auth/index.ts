@@ -3,6 +3,7 @@
 import { hash } from 'node:crypto';
 import type { Principal, RequestContext } from '../../core/context.js';
 import { unauthorized } from '../../core/errors.js';
+import { resolveFormat } from '../../core/logger.js';
 import { definePlugin } from '../../core/plugin.js';
 import { ORDER } from '../../core/stages.js';
 import type { KeyStore } from './key-store.js';
@@ -44,8 +45,11 @@ export default definePlugin({
   setup(gw) {
     const master = resolveMasterKey(gw.loaded.config.master_key, gw.dataDir);
     if (master.generated) {
-      // Printed once, on the run that created it; later runs read it from the file.
-      process.stdout.write(`\nSluice generated a master key (kept in ${master.file}):\n\n    ${master.secret}\n\nUse it as the bearer token: Authorization: Bearer <master key>\n\n`);
+      // Printed once, on the run that created it, for a person at a terminal; later runs read it
+      // from the file. JSON logs go to a collector: no credential there, and no line that is not JSON.
+      if (resolveFormat(gw.loaded.config.log.format) === 'text') {
+        process.stdout.write(`\nSluice generated a master key (kept in ${master.file}):\n\n    ${master.secret}\n\nUse it as the bearer token: Authorization: Bearer <master key>\n\n`);
+      } else gw.logger.warn(`generated a master key and kept it in ${master.file}: read it there, it is not printed to JSON logs`);
     }
     const isMaster = masterMatcher(master.secret);
     let keyStore: KeyStore | undefined;
