@@ -236,6 +236,60 @@ export function describeStore(name: string, fixture: StoreFixture): void {
       }
     });
 
+    it('reports each provider\'s requests, failures, client errors, durations and last error over a window', async () => {
+      const MIN = 60_000;
+      let n = 0;
+      const at = (ts: number, init: Partial<AuditEntry>): AuditEntry => syntheticEntry({ id: idOf(n++), ts, ...init });
+      const failure = (status: number, type: string, code: string | null, provider: string | null, message = `${type} ${status}`): AuditEntry['error'] => ({ type, code, message, status, provider });
+      const entries = [
+        // alpha: 20 answers of 1.5 .. 20.5 ms: average 11, p95 the 19th, 19.5.
+        ...Array.from({ length: 20 }, (_, i) => at(T0 + i * MIN, { provider: 'alpha', duration_ms: i + 1.5 })),
+        at(T0 + 5 * MIN, { provider: 'alpha', status: 504, error: null, duration_ms: 300_000 }),
+        at(T0 + 10 * MIN, { provider: 'alpha', status: 502, error: failure(502, 'provider_error', null, 'alpha'), duration_ms: 3000 }),
+        at(T0 + 20 * MIN, { provider: 'alpha', status: 429, error: failure(429, 'rate_limit_error', 'rate_limit_exceeded', 'alpha', 'slow down') }),
+        // The gateway's own refusals and the client's own mistakes are not the provider's.
+        at(T0 + 25 * MIN, { provider: 'alpha', status: 429, error: failure(429, 'rate_limit_error', 'budget_exceeded', null) }),
+        at(T0 + 30 * MIN, { provider: 'alpha', status: 400, error: failure(400, 'invalid_request_error', null, 'alpha') }),
+        at(T0 + 35 * MIN, { provider: 'alpha', status: 499, error: failure(499, 'invalid_request_error', 'client_closed', null) }),
+        // A stream its provider broke after the 200 went out: the newest failure.
+        at(T0 + 40 * MIN, { provider: 'alpha', status: 200, stream: true, error: failure(502, 'provider_error', 'stream_broken', 'alpha', 'the stream broke') }),
+        at(T0 + 45 * MIN, { provider: 'alpha', cache_hit: true, duration_ms: 0.5 }),
+        // Outside [T0, T0 + 1 h).
+        at(T0 - 1, { provider: 'alpha', status: 502, error: failure(502, 'provider_error', null, 'alpha') }),
+        at(T0 + HOUR, { provider: 'alpha', status: 502, error: failure(502, 'provider_error', null, 'alpha') }),
+        at(T0 + 50 * MIN, { provider: 'beta', duration_ms: 7.25 }),
+        at(T0 + 51 * MIN, { provider: 'beta', duration_ms: null }),
+        at(T0 + 52 * MIN, { provider: 'gamma', status: 503, error: failure(503, 'provider_error', 'circuit_open', null, 'every target is out') }),
+        at(T0 + 53 * MIN, { provider: null, model: 'nowhere/model', status: 404, error: failure(404, 'not_found_error', 'model_not_found', null) }),
+      ];
+      await store.audit.insert(entries.slice(0, 13));
+      await store.audit.insert(entries.slice(13));
+      expect(await store.audit.providerHealth(T0, T0 + HOUR)).to.deep.equal([
+        {
+          provider: 'alpha',
+          requests: 27,
+          errors: 4,
+          client_errors: 3,
+          avg_duration_ms: 11,
+          p95_duration_ms: 19.5,
+          last_error: { ts: T0 + 40 * MIN, status: 502, code: 'stream_broken', message: 'the stream broke' },
+        },
+        { provider: 'beta', requests: 2, errors: 0, client_errors: 0, avg_duration_ms: 7.25, p95_duration_ms: 7.25, last_error: null },
+        { provider: 'gamma', requests: 1, errors: 1, client_errors: 0, avg_duration_ms: null, p95_duration_ms: null, last_error: { ts: T0 + 52 * MIN, status: 503, code: 'circuit_open', message: 'every target is out' } },
+      ]);
+      // The 504 without an error object is the newest failure of a window that ends before the others.
+      expect((await store.audit.providerHealth(T0, T0 + 6 * MIN))[0]).to.deep.equal({
+        provider: 'alpha',
+        requests: 7,
+        errors: 1,
+        client_errors: 0,
+        avg_duration_ms: 4,
+        p95_duration_ms: 6.5,
+        last_error: { ts: T0 + 5 * MIN, status: 504, code: null, message: null },
+      });
+      expect(await store.audit.providerHealth(T0 + 2 * HOUR, T0 + 3 * HOUR)).to.deep.equal([]);
+    });
+
     it('purges entries started before a time, and keeps whole hours in usage', async () => {
       const entries = variedEntries(50);
       await store.audit.insert(entries);

@@ -52,6 +52,40 @@ export interface UsageRow {
   unpriced_requests: number;
 }
 
+/** What went wrong last for a provider (ProviderHealth.last_error). */
+export interface ProviderLastError {
+  /** ms since the epoch. */
+  ts: number;
+  status: number;
+  code: string | null;
+  /** Null when the entry holds no error object (a passthrough answer relayed with the provider's own 5xx). */
+  message: string | null;
+}
+
+/**
+ * One provider's calls over a window, as GET /admin/providers reports them. Counted: entries
+ * recorded under the provider, cache hits left out (they never reached it).
+ */
+export interface ProviderHealth {
+  provider: string;
+  requests: number;
+  /**
+   * The provider's failures: status 500 and above (its errors, timeouts, a connection that
+   * failed, every target out), an error of type `provider_error` (also one that ended a stream
+   * after its status was sent), and the provider's own 401, 403 and 429 (it refused the
+   * gateway's credential or quota: `error.provider` is set).
+   */
+  errors: number;
+  /** Every other 4xx: the request itself was refused (by the gateway or the provider), or its client left (499). */
+  client_errors: number;
+  /** Over the successful answers (status below 400, no error) that have a duration; null when there are none. */
+  avg_duration_ms: number | null;
+  /** Nearest rank: the value at rank ceil(0.95 n) of those durations, ascending. */
+  p95_duration_ms: number | null;
+  /** The newest error of the window (as `errors` counts them), or null. */
+  last_error: ProviderLastError | null;
+}
+
 export interface AuditStore {
   /**
    * Stores a batch in one transaction, with its usage rollups. An entry whose id is stored
@@ -69,6 +103,12 @@ export interface AuditStore {
    * in one row whose value is null (absent when there are none).
    */
   usage(groupBy: UsageGroupBy, from: number, to: number): Promise<UsageRow[]>;
+  /**
+   * Per provider with entries in [from, to) (ms), by provider name: requests, errors, durations
+   * and the last error. Read through the (provider, ts) and ts indexes: the rows of the window
+   * only, never the whole table.
+   */
+  providerHealth(from: number, to: number): Promise<ProviderHealth[]>;
   /** Deletes the entries started before `ts` (ms); usage of whole hours stays answerable. Returns how many. */
   purgeBefore(ts: number): Promise<number>;
 }

@@ -2,7 +2,7 @@
 // posts a message and awaits the answer, so no read, search or purge ever stalls it.
 import type { AuditEntry } from '../audit-entry.js';
 import { WorkerRpc } from '../worker-rpc.js';
-import type { AuditFilter, AuditPage, AuditStore, KeyFields, KeysStore, NewKey, Store, StoreSpec, StoredKey, UsageGroupBy, UsageRow } from './store.js';
+import type { AuditFilter, AuditPage, AuditStore, KeyFields, KeysStore, NewKey, ProviderHealth, Store, StoreSpec, StoredKey, UsageGroupBy, UsageRow } from './store.js';
 
 export class WorkerStore implements Store {
   readonly audit: AuditStore;
@@ -18,6 +18,7 @@ export class WorkerStore implements Store {
       get: (id: string) => rpc.call<AuditEntry | null>('get', id),
       query: (filter: AuditFilter, cursor: string | null, limit: number) => rpc.call<AuditPage>('query', filter, cursor, limit),
       usage: (groupBy: UsageGroupBy, from: number, to: number) => rpc.call<UsageRow[]>('usage', groupBy, from, to),
+      providerHealth: (from: number, to: number) => rpc.call<ProviderHealth[]>('providerHealth', from, to),
       purgeBefore: (ts: number) => rpc.call<number>('purgeBefore', ts),
     };
     // The worker tells the parts apart by the method's prefix.
@@ -53,7 +54,7 @@ export class WorkerStore implements Store {
         throw err;
       }));
     return {
-      audit: deferred(async () => (await store()).audit, ['insert', 'get', 'query', 'usage', 'purgeBefore']),
+      audit: deferred(async () => (await store()).audit, ['insert', 'get', 'query', 'usage', 'providerHealth', 'purgeBefore']),
       keys: deferred(async () => (await store()).keys, ['create', 'get', 'list', 'update', 'delete', 'findByHash', 'changedSince']),
       close: async () => {
         if (opened !== null) await (await opened.catch(() => null))?.close();

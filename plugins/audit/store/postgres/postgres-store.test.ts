@@ -8,6 +8,7 @@ import type { StoreFixture } from '../store-suite.js';
 import type { Store } from '../store.js';
 import { WorkerStore } from '../worker-store.js';
 import { PostgresStore } from './postgres-store.js';
+import { PROVIDER_HEALTH_SQL } from './provider-health-query.js';
 
 function fixture(open: (url: string, schema: string) => Promise<Store>): StoreFixture {
   let schema: string | null = null;
@@ -84,5 +85,28 @@ describe('PostgreSQL store: several gateways on one database', function () {
     expect(await store!.audit.get(entry.id)).to.deep.equal({ ...entry, model: 'demo/a\uFFFDb', request_body: 'raw\uFFFDbytes' });
     expect((await store!.audit.query({ model: 'demo/a\u0000b', q: 'raw\u0000', labels: [{ name: 'team', value: 'x\u0000y' }] }, null, 10)).data.map((s) => s.id)).to.deep.equal([entry.id]);
     expect(await store!.audit.get('a\u0000b')).to.equal(null);
+  });
+});
+
+describe('PostgreSQL store: provider health', function () {
+  this.timeout(30_000);
+  it('has an index plan for each statement: the window is read through audit_entries_ts, never a scan of the table', async () => {
+    const schema = scratchSchema();
+    const store = await PostgresStore.open({ url: TEST_DATABASE_URL, schema });
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${schema}` });
+    await client.connect();
+    try {
+      // An empty table is cheapest to scan; the question is whether an index serves the query.
+      await client.query('SET enable_seqscan = off');
+      for (const sql of Object.values(PROVIDER_HEALTH_SQL)) {
+        const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [0, 1])).rows.map((r) => r['QUERY PLAN']).join('\n');
+        expect(plan, sql).to.match(/Index Scan using audit_entries_ts on audit_entries e .*\n\s+Index Cond: \(\(ts >= '0'::bigint\) AND \(ts < '1'::bigint\)\)/);
+        expect(plan, sql).not.to.include('Seq Scan');
+      }
+    } finally {
+      await client.end();
+      await store.close();
+      await dropSchema(schema);
+    }
   });
 });

@@ -3,16 +3,17 @@
 // ids are the gateway's UUIDv7s, seq comes from the database's own sequence, rollups are added
 // to (never overwritten) in the transaction of their entries.
 import pg from 'pg';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import type { AuditEntry } from '../../audit-entry.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import type { AuditFilter, AuditPage, AuditStore, Store, UsageGroupBy, UsageRow } from '../store.js';
+import type { AuditFilter, AuditPage, AuditStore, ProviderHealth, Store, UsageGroupBy, UsageRow } from '../store.js';
 import { SCHEMA_NAME } from '../store-options.js';
 import { ENTRY_COLUMNS, entryOfRow, pgText } from './entry-columns.js';
 import { insertEntries } from './insert.js';
 import { PostgresKeysStore } from './keys.js';
 import { migrate } from './migrations.js';
 import { pageSql } from './page-query.js';
+import { providerHealthRows } from './provider-health-query.js';
 import { inTransaction, withClient } from './transaction.js';
 import { usageRows } from './usage-query.js';
 
@@ -95,8 +96,16 @@ export class PostgresAuditStore implements AuditStore {
   }
 
   usage(groupBy: UsageGroupBy, from: number, to: number): Promise<UsageRow[]> {
-    // One snapshot for the several queries, so a batch committing meanwhile counts in all or none.
-    return withClient(this.#pool, (db) => inTransaction(db, () => usageRows(db, groupBy, from, to), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
+    return this.#inSnapshot((db) => usageRows(db, groupBy, from, to));
+  }
+
+  providerHealth(from: number, to: number): Promise<ProviderHealth[]> {
+    return this.#inSnapshot((db) => providerHealthRows(db, from, to));
+  }
+
+  /** One snapshot for several queries, so a batch committing meanwhile counts in all or none. */
+  #inSnapshot<T>(work: (db: PoolClient) => Promise<T>): Promise<T> {
+    return withClient(this.#pool, (db) => inTransaction(db, () => work(db), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
   }
 
   async purgeBefore(ts: number): Promise<number> {

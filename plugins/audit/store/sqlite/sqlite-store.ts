@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
 import type { AuditEntry } from '../../audit-entry.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import type { AuditFilter, AuditPage, AuditStore, Store, UsageGroupBy, UsageRow } from '../store.js';
+import type { AuditFilter, AuditPage, AuditStore, ProviderHealth, Store, UsageGroupBy, UsageRow } from '../store.js';
 import { applyBodyIndexSetting } from './body-index.js';
 import { candidateQuery, MAX_WORDS } from './body-search.js';
 import type { VocabularyLookup } from './body-search.js';
@@ -17,6 +17,7 @@ import { ENTRY_COLUMNS, entryOfRow } from './entry-columns.js';
 import { insertEntries } from './insert.js';
 import { migrate } from './migrations.js';
 import { pageSql } from './page-query.js';
+import { ProviderHealthQuery } from './provider-health-query.js';
 import { UsageQuery } from './usage-query.js';
 
 // Rows deleted per purge transaction: short enough that writers waiting on the lock barely notice.
@@ -57,6 +58,7 @@ export class SqliteAuditStore implements AuditStore {
   readonly #insert: (entries: readonly AuditEntry[]) => number;
   readonly #get: Statement;
   readonly #usage: UsageQuery;
+  readonly #providerHealth: ProviderHealthQuery;
   readonly #purge: (ts: number) => number;
   readonly #pages = new Map<string, Statement>();
   readonly #vocabulary: VocabularyLookup;
@@ -68,6 +70,7 @@ export class SqliteAuditStore implements AuditStore {
     this.#insert = db.transaction((entries: readonly AuditEntry[]) => insertEntries(db, entries, bodyIndex));
     this.#get = db.prepare(`SELECT ${ENTRY_COLUMNS} FROM audit_entries WHERE id = ?`);
     this.#usage = new UsageQuery(db);
+    this.#providerHealth = new ProviderHealthQuery(db);
     this.#vocabulary = db.prepare(`SELECT term FROM audit_body_words WHERE term LIKE ? ESCAPE '\\' LIMIT ${MAX_WORDS}`).pluck() as VocabularyLookup;
     const oldest = `SELECT seq FROM audit_entries WHERE ts < ? ORDER BY ts, seq LIMIT ${PURGE_CHUNK}`;
     const bodies = db.prepare(`DELETE FROM audit_bodies WHERE rowid IN (${oldest})`);
@@ -118,6 +121,10 @@ export class SqliteAuditStore implements AuditStore {
 
   usage(groupBy: UsageGroupBy, from: number, to: number): Promise<UsageRow[]> {
     return Promise.resolve(this.#usage.rows(groupBy, from, to));
+  }
+
+  providerHealth(from: number, to: number): Promise<ProviderHealth[]> {
+    return Promise.resolve(this.#providerHealth.rows(from, to));
   }
 
   async purgeBefore(ts: number): Promise<number> {
