@@ -3,7 +3,8 @@
 //   capture/  what the log stage keeps of a request, and the entry it becomes
 //   writer/   hands entries to a worker thread that journals them and stores them in batches
 //   store/    the storage interface, its shared suite, the SQLite and PostgreSQL implementations
-//   routes/   GET /admin/audit, /admin/audit/{id}, /admin/usage
+//   routes/   GET /admin/audit, /admin/audit/{id}, /admin/usage, and /admin/providers: each
+//             provider's health from the log (why here: routes/providers.ts)
 import type { RequestContext } from '../../core/context.js';
 import { definePlugin } from '../../core/plugin.js';
 import { ORDER } from '../../core/stages.js';
@@ -11,6 +12,7 @@ import { capture } from './capture/capture.js';
 import type { CapturedEntry } from './capture/capture.js';
 import { materialize } from './capture/materialize.js';
 import { Retention } from './retention.js';
+import { registerProvidersRoute } from './routes/providers.js';
 import { registerAuditRoutes } from './routes/routes.js';
 import { auditSchema } from './schema.js';
 import type { AuditOptions } from './schema.js';
@@ -20,7 +22,7 @@ import { WorkerStore } from './store/worker-store.js';
 import { AuditWriter } from './writer/audit-writer.js';
 
 export type { AuditEntry, AuditSummary } from './audit-entry.js';
-export type { AuditFilter, AuditPage, AuditStore, KeyFields, KeysStore, NewKey, Store, StoredKey, StoreSpec, UsageGroupBy, UsageRow } from './store/store.js';
+export type { AuditFilter, AuditPage, AuditStore, KeyFields, KeysStore, NewKey, ProviderHealth, Store, StoredKey, StoreSpec, UsageGroupBy, UsageRow } from './store/store.js';
 
 const NAME = 'audit';
 
@@ -65,6 +67,7 @@ export default definePlugin<AuditOptions>({
     });
 
     registerAuditRoutes(gw, { store: reader.audit, beforeRead: () => writer.flush(), pending: (id) => writer.pending(id) });
+    registerProvidersRoute(gw, { store: reader.audit, beforeRead: () => writer.flush() });
 
     gw.lifecycle.ready.tap(NAME, () => retention.start());
     gw.lifecycle.close.tapPromise(NAME, async () => {

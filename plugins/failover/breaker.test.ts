@@ -75,4 +75,21 @@ describe('failover: circuit breaker', () => {
     b.failed('x', 'p');
     expect(b.admit('x')).to.equal(true);
   });
+
+  it('tells each target\'s state: closed under the threshold, open with its end, half-open once the cooldown is over', () => {
+    const b = opened();
+    b.failed('q/model', 'q');
+    b.failed('r/model', 'r');
+    b.succeeded('r/model');
+    expect(b.states()).to.deep.equal([
+      { target: 'q/model', provider: 'q', state: 'closed', failures: 1, until: null },
+      { target: 'x', provider: 'p', state: 'open', failures: 2, until: 1000 },
+    ]);
+    now = 1000;
+    expect(b.states()[1]).to.deep.include({ state: 'half-open', failures: 2, until: null });
+    b.admit('x');
+    expect(b.states()[1]).to.deep.include({ state: 'half-open', failures: 2, until: null });
+    b.failed('x', 'p');
+    expect(b.states()[1]).to.deep.include({ state: 'open', failures: 3, until: 2000 });
+  });
 });

@@ -1,6 +1,7 @@
 // A circuit breaker per target model id: after `failure_threshold` consecutive failed calls the
 // target is out for `cooldown_ms`; then one call probes it (others still skip it) and its
 // outcome closes the breaker or opens it for another cooldown. Kept per process.
+import type { TargetBreaker } from './breaker-service.js';
 import type { FailoverOptions } from './schema.js';
 
 interface TargetHealth {
@@ -68,6 +69,18 @@ export class CircuitBreaker {
     const open = new Map<string, number>();
     for (const h of this.#health.values()) if (h.openUntil !== 0) open.set(h.provider, (open.get(h.provider) ?? 0) + 1);
     return open;
+  }
+
+  /**
+   * The targets with a failure counted since their last success, by id: `open` until the
+   * cooldown ends, then `half-open` (the next call probes it, or a probe is under way);
+   * `closed` while the failures are below the threshold. Every other target is closed.
+   */
+  states(): TargetBreaker[] {
+    const now = this.#now();
+    return [...this.#health]
+      .map(([target, h]) => ({ target, provider: h.provider, failures: h.failures, ...(h.openUntil === 0 ? { state: 'closed' as const, until: null } : now < h.openUntil ? { state: 'open' as const, until: h.openUntil } : { state: 'half-open' as const, until: null }) }))
+      .sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
   }
 
   /** ms until the first of these targets may be probed (for a retry-after when all are out). */

@@ -32,6 +32,7 @@ export default definePlugin<FailoverOptions>({
       untrack = trackBreakers({ providers, openByProvider: () => breaker.openByProvider() });
     });
     gw.lifecycle.close.tap(NAME, () => untrack());
+    gw.services.breakers = { states: () => breaker.states() };
 
     /**
      * One target with its retries; null when it failed retryably (the next target may answer).

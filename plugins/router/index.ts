@@ -24,6 +24,8 @@ export interface ModelLookup {
   setPrice(id: string, price: RuntimePrice | null): void;
   /** A virtual model's targets and strategy (for failover); null for any other id. */
   plan(id: string): VirtualPlan | null;
+  /** How many models each provider prefix lists (virtual models left out), as /v1/models serves them now. */
+  countByProvider(): ReadonlyMap<string, number>;
 }
 
 declare module '../../core/plugin.js' {
@@ -46,7 +48,7 @@ export default definePlugin<RouterOptions>({
       resolver.rebuild();
       // Not awaited: a provider that is slow or down must not hold the gateway back.
       firstList = table.start().then(() => {
-        gw.describe('providers', modelCounts([...gw.providers].map((p) => p.name), table.list()));
+        gw.describe('providers', describeCounts([...gw.providers].map((p) => p.name), table.list()));
         for (const id of resolver.unresolvedVirtual()) gw.logger.warn(`virtual model '${id}' points at a model no enabled provider serves`);
         for (const id of catalog.unusedOverrides(new Set(table.list().map((m) => m.id)))) gw.logger.warn(`model_overrides: '${id}' names no listed model`);
       });
@@ -61,6 +63,7 @@ export default definePlugin<RouterOptions>({
         table.reenrich();
       },
       plan: (id: string) => resolver.plan(id),
+      countByProvider: () => countByProvider(table.list()),
     };
 
     gw.stages.route.tap({ name: NAME, stage: ORDER.DEFAULT }, (ctx: RequestContext) => {
@@ -108,11 +111,18 @@ export default definePlugin<RouterOptions>({
 });
 
 /** `openai (12 models), demo (2 models)`: the startup summary's providers. */
-function modelCounts(providers: readonly string[], models: readonly Model[]): string {
+function describeCounts(providers: readonly string[], models: readonly Model[]): string {
   const counts = new Map<string, number>(providers.map((name) => [name, 0]));
+  for (const [prefix, n] of countByProvider(models)) counts.set(prefix, n);
+  return [...counts].map(([prefix, n]) => `${prefix} (${n} model${n === 1 ? '' : 's'})`).join(', ') || 'none';
+}
+
+/** Models per provider prefix (`<prefix>/<model>`). */
+function countByProvider(models: readonly Model[]): Map<string, number> {
+  const counts = new Map<string, number>();
   for (const m of models) {
     const prefix = m.id.slice(0, m.id.indexOf('/'));
     counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
   }
-  return [...counts].map(([prefix, n]) => `${prefix} (${n} model${n === 1 ? '' : 's'})`).join(', ') || 'none';
+  return counts;
 }

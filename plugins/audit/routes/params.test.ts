@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { GatewayError } from '../../../core/errors.js';
-import { parseAuditQuery, parseUsageQuery } from './params.js';
+import { parseAuditQuery, parseProvidersQuery, parseUsageQuery } from './params.js';
 
 function rejection(fn: () => unknown): { status: number; param: string | null } {
   try {
@@ -79,6 +79,22 @@ describe('audit query parameters', () => {
       ['group_by=model&limit=5', 'limit'],
     ] as const) {
       expect(rejection(() => parseUsageQuery(q(text), now)), text).to.deep.equal({ status: 400, param });
+    }
+  });
+
+  it('reads the providers window, defaulting to the last hour, with the usage window\'s time rules', () => {
+    const now = Date.UTC(2025, 2, 31, 12, 34, 56);
+    expect(parseProvidersQuery(q(''), now)).to.deep.equal({ from: now - 3_600_000, to: now });
+    expect(parseProvidersQuery(q('to=2025-03-02T10:00'), now)).to.deep.equal({ from: Date.UTC(2025, 2, 2, 9), to: Date.UTC(2025, 2, 2, 10) });
+    expect(parseProvidersQuery(q('from=2025-03-01T00:00:00+01:00'), now)).to.deep.equal({ from: Date.UTC(2025, 1, 28, 23), to: now });
+    for (const [text, param] of [
+      ['from=2025-03-02&to=2025-03-01', 'from'],
+      ['from=2025-02-30', 'from'],
+      ['to=yesterday', 'to'],
+      ['to=', 'to'],
+      ['group_by=provider', 'group_by'],
+    ] as const) {
+      expect(rejection(() => parseProvidersQuery(q(text), now)), text).to.deep.equal({ status: 400, param });
     }
   });
 });

@@ -5,12 +5,15 @@ import type { AuditFilter, UsageGroupBy } from '../store/store.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
+const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 export const DEFAULT_USAGE_DAYS = 30;
+export const DEFAULT_PROVIDERS_HOURS = 1;
 const MAX_Q_LENGTH = 1000;
 
 const AUDIT_PARAMS: ReadonlySet<string> = new Set(['model', 'provider', 'key', 'label', 'status', 'from', 'to', 'q', 'limit', 'cursor']);
 const USAGE_PARAMS: ReadonlySet<string> = new Set(['group_by', 'from', 'to']);
+const WINDOW_PARAMS: ReadonlySet<string> = new Set(['from', 'to']);
 // Date, or date and time with optional seconds, fraction and offset. Without an offset the
 // time is UTC (not the server's zone), so one query means the same everywhere.
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
@@ -25,10 +28,14 @@ export interface AuditQuery {
   limit: number;
 }
 
-export interface UsageQuery {
-  groupBy: UsageGroupBy;
+/** [from, to) in ms since the epoch. */
+export interface TimeWindow {
   from: number;
   to: number;
+}
+
+export interface UsageQuery extends TimeWindow {
+  groupBy: UsageGroupBy;
 }
 
 export function parseAuditQuery(params: URLSearchParams): AuditQuery {
@@ -69,12 +76,23 @@ export function parseUsageQuery(params: URLSearchParams, now: number = Date.now(
   if (groupBy === null || !GROUP_BY.test(groupBy)) {
     throw badRequest("'group_by' must be one of key, model, provider, label:<name>", 'group_by');
   }
+  return { groupBy: groupBy as UsageGroupBy, ...parseWindow(params, DEFAULT_USAGE_DAYS * DAY_MS, now) };
+}
+
+/** GET /admin/providers: `from` and `to` only, by default the last hour. */
+export function parseProvidersQuery(params: URLSearchParams, now: number = Date.now()): TimeWindow {
+  checkNames(params, WINDOW_PARAMS);
+  return parseWindow(params, DEFAULT_PROVIDERS_HOURS * HOUR_MS, now);
+}
+
+/** `from` and `to`; `to` defaults to now and `from` to `span` ms before `to`. */
+function parseWindow(params: URLSearchParams, span: number, now: number): TimeWindow {
   const fromText = single(params, 'from');
   const toText = single(params, 'to');
   const to = toText === null ? now : parseTime(toText, 'to');
-  const from = fromText === null ? to - DEFAULT_USAGE_DAYS * DAY_MS : parseTime(fromText, 'from');
+  const from = fromText === null ? to - span : parseTime(fromText, 'from');
   if (from >= to) throw badRequest("'from' must be before 'to'", 'from');
-  return { groupBy: groupBy as UsageGroupBy, from, to };
+  return { from, to };
 }
 
 /** ms since the epoch of an ISO 8601 date or date-time (UTC unless it names an offset). */

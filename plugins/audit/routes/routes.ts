@@ -2,7 +2,6 @@
 // full entry) and GET /admin/usage (exact totals). Admin access only; the core answers 401/403.
 // Each read first has the writer store what is queued, so a request that just finished is
 // listed; an entry answered but not stored (the store failing) is answered from the writer.
-import type { RequestContext } from '../../../core/context.js';
 import { badRequest, GatewayError } from '../../../core/errors.js';
 import type { Gateway } from '../../../core/plugin.js';
 import { sendJson } from '../../../core/respond.js';
@@ -11,6 +10,7 @@ import type { AuditEntry } from '../audit-entry.js';
 import type { AuditStore } from '../store/store.js';
 import type { PendingAnswer } from '../writer/writer-messages.js';
 import { parseAuditQuery, parseUsageQuery } from './params.js';
+import { searchParams } from './search-params.js';
 
 /** An entry as GET /admin/audit/{id} shows it: JSON bodies parsed back into JSON. */
 export interface AuditEntryView extends Omit<AuditEntry, 'request_body' | 'response_body'> {
@@ -109,12 +109,6 @@ function parseJsonText(text: string | null): unknown {
   } catch {
     return text;
   }
-}
-
-function searchParams(ctx: RequestContext): URLSearchParams {
-  const url = ctx.req.url ?? '';
-  const mark = url.indexOf('?');
-  return new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1));
 }
 
 function decodeParam(value: string): string {
