@@ -1,6 +1,7 @@
 // The dashboard in a real browser: Debian's Chromium, headless, driven by playwright-core,
-// against a gateway with the default plugins (dashboard, keys, audit, tagging among them) and the
-// local OpenAI mock; traffic sent through the openai SDK. Each screen is saved as a PNG under
+// against a gateway with the default plugins (dashboard, keys, audit, tagging among them) plus
+// failover, the local OpenAI mock as `openai` and a second one as `openai-eu` (its gpt-4o
+// fails; its other answers are scripted per question); traffic sent through the openai SDK. Each screen is saved as a PNG under
 // test-output/dashboard/ (gitignored) for a person to look at. Code run in the page is passed
 // as strings: this file is typechecked with the gateway's Node types, without the DOM's.
 import { expect } from 'chai';
@@ -10,9 +11,12 @@ import OpenAI from 'openai';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { REPO_ROOT } from '../../core/config.js';
+import { fixtureJson } from '../../test/helpers/fixtures.js';
 import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
+import { sendJson } from '../../test/helpers/mock-provider.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
 import { waitFor } from '../../test/helpers/net.js';
+import { defaultPlugins } from '../../test/helpers/plugins.js';
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
 import { DASHBOARD_BUILD_DIR } from './build-dir.js';
@@ -21,10 +25,31 @@ const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const SHOTS = join(REPO_ROOT, 'test-output', 'dashboard');
 const MODEL = 'openai/gpt-4o-mini';
+const CHAT_ID = 'chat-7f3a';
+// openai-eu's answers, by the last question asked; anything else gets "Hello, World!".
+const ANSWERS: Record<string, string> = {
+  'What is the capital of France?': 'Paris.',
+  'And of Italy?': 'Rome.',
+  'Which of the two is older?': 'Rome: it was founded in the 8th century BC, and Paris grew from a Gaulish settlement of the 3rd century BC.',
+};
+
+/** A second OpenAI-compatible upstream: gpt-4o answers 500, other models a scripted answer. */
+async function startEuMock(): Promise<MockProvider> {
+  const eu = await startOpenAIMock();
+  const completion = fixtureJson<{ choices: Array<{ message: { content: string } }> }>('recorded/openai/chat_completion.json');
+  eu.on('POST', '/v1/chat/completions', (req, res) => {
+    const body = req.json as { model: string; messages: Array<{ content: string }> };
+    if (body.model === 'gpt-4o') return sendJson(res, 500, { error: { message: 'scripted outage', type: 'server_error', code: null } });
+    const answer = ANSWERS[body.messages.at(-1)!.content] ?? 'Hello, World!';
+    sendJson(res, 200, { ...completion, choices: [{ ...completion.choices[0], message: { ...completion.choices[0]!.message, content: answer } }] });
+  });
+  return eu;
+}
 
 describe('dashboard in Chromium @integration', function () {
   this.timeout(90_000);
   let mock: MockProvider;
+  let eu: MockProvider;
   let gw: TestGateway;
   let browser: Browser;
   let page: Page;
@@ -40,8 +65,14 @@ describe('dashboard in Chromium @integration', function () {
     if (!existsSync(join(DASHBOARD_BUILD_DIR, 'index.html'))) throw new Error('the dashboard is not built: npm run build:dashboard (npm test does)');
     mkdirSync(SHOTS, { recursive: true });
     mock = await startOpenAIMock();
+    eu = await startEuMock();
     gw = await startTestGateway({
-      env: { ...openAIEnv(mock), TAGGING_HEADER_1: 'x-user', TAGGING_HEADER_1_PREFIX: 'user' },
+      env: { ...openAIEnv(mock), TAGGING_HEADER_1: 'x-user', TAGGING_HEADER_1_PREFIX: 'user', TAGGING_HEADER_2: 'X-OpenWebUI-Chat-Id', TAGGING_HEADER_2_PREFIX: 'chat' },
+      config: {
+        providers: { 'openai-eu': { type: 'openai', base_url: `${eu.url}/v1`, api_key: 'sk-eu-upstream' } },
+        // One failure opens a target's breaker for a minute.
+        plugins: [...defaultPlugins(), { name: 'failover', options: { retry: { max_retries: 0 }, breaker: { failure_threshold: 1, cooldown_ms: 60_000 } } }],
+      },
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
     const context = await browser.newContext({ viewport: { width: 1366, height: 800 }, colorScheme: 'light' });
@@ -54,6 +85,7 @@ describe('dashboard in Chromium @integration', function () {
     await browser?.close();
     await gw?.close();
     await mock?.close();
+    await eu?.close();
   });
 
   it('refuses a wrong key with a clear message and keeps nothing', async () => {
@@ -134,13 +166,80 @@ describe('dashboard in Chromium @integration', function () {
     await shot('audit-entry');
   });
 
-  it('lists the models with their prices', async () => {
+  it('shows each provider\'s health: requests, errors, rate, durations, the last error and the breaker a failing call opened', async () => {
+    await gw.client().chat.completions.create({ model: 'openai-eu/gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] });
+    const failed = await gw
+      .client()
+      .chat.completions.create({ model: 'openai-eu/gpt-4o', messages: [{ role: 'user', content: 'hello' }] })
+      .then(
+        () => 200,
+        (err: { status: number }) => err.status,
+      );
+    expect(failed).to.equal(502);
     await open('Models');
-    const row = page.getByRole('row').filter({ has: page.getByText(MODEL, { exact: true }) });
+    const table = page.getByRole('table', { name: 'Provider health' });
+    await table.getByRole('rowheader', { name: 'openai-eu' }).waitFor();
+    const api = ((await (await gw.fetch('/admin/providers')).json()) as { data: Array<Record<string, unknown>> }).data;
+    const ms = (name: string, field: string): string => `${(api.find((p) => p['name'] === name)![field] as number).toFixed(1)} ms`;
+    const models = (name: string): string => String(api.find((p) => p['name'] === name)!['models']);
+    const lastError = api.find((p) => p['name'] === 'openai-eu')!['last_error'] as { time: string };
+    const until = (api.find((p) => p['name'] === 'openai-eu')!['breakers'] as Array<{ until: string }>)[0]!.until;
+    const utc = (iso: string): string => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
+    const rows = await Promise.all((await table.locator('tbody tr').all()).map((tr) => tr.locator('th, td').allTextContents()));
+    // openai: the three usage calls above. openai-eu: one answer, one 500 (answered 502).
+    expect(rows).to.deep.equal([
+      ['openai', mock.url, models('openai'), '3', '0', '0', '0.00%', ms('openai', 'avg_duration_ms'), ms('openai', 'p95_duration_ms'), '—', 'all closed'],
+      [
+        'openai-eu openai',
+        eu.url,
+        models('openai-eu'),
+        '2',
+        '1',
+        '0',
+        '50.00%',
+        ms('openai-eu', 'avg_duration_ms'),
+        ms('openai-eu', 'p95_duration_ms'),
+        `${utc(lastError.time)}502 server_errorscripted outage`,
+        `openai-eu/gpt-4o open until ${utc(until)} (1 failure)`,
+      ],
+    ]);
+    expect(Number(models('openai-eu'))).to.be.greaterThan(0);
+    await page.getByRole('region', { name: 'Providers', exact: true }).screenshot({ path: join(SHOTS, 'providers.png') });
+  });
+
+  it('lists the models with their prices', async () => {
+    const row = page.getByRole('table', { name: 'Models with prices' }).getByRole('row').filter({ has: page.getByText(MODEL, { exact: true }) });
     await row.waitFor();
     expect((await row.locator('td').allTextContents()).slice(3)).to.deep.equal(['$0.15', '$0.075', '$0.6']);
     // The list runs to hundreds of rows: the first screenful shows what it looks like.
     await shot('models', false);
+  });
+
+  it('shows a conversation: the three calls of one chat id, oldest first, each question beside its answer', async () => {
+    const history: Array<{ role: 'user' | 'assistant'; content: string }> = [];
+    for (const question of Object.keys(ANSWERS)) {
+      history.push({ role: 'user', content: question });
+      const answer = await gw.client().chat.completions.create({ model: 'openai-eu/gpt-4o-mini', messages: history }, { headers: { 'X-OpenWebUI-Chat-Id': CHAT_ID } });
+      history.push({ role: 'assistant', content: answer.choices[0]!.message.content! });
+    }
+    await open('Audit log');
+    await page.getByLabel('Label').fill(`chat:${CHAT_ID}`);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await waitFor(async () => (await page.locator('tbody tr').count()) === 3, 10_000, 'the chat\'s three calls');
+    await page.locator('tbody tr a').first().click();
+    await page.getByRole('link', { name: `Conversation chat=${CHAT_ID}` }).click();
+    await page.getByRole('heading', { name: 'Conversation' }).waitFor();
+    const calls = page.getByRole('listitem').filter({ has: page.getByRole('group', { name: 'User' }) });
+    await waitFor(async () => (await calls.count()) === 3, 10_000, 'the three calls');
+    const said = await Promise.all((await calls.all()).map(async (call) => [await call.getByRole('group', { name: 'User' }).locator('p').textContent(), await call.getByRole('group', { name: 'Assistant' }).locator('p').textContent()]));
+    expect(said).to.deep.equal(Object.entries(ANSWERS));
+    expect(await page.getByText(`Every call labelled chat=${CHAT_ID}, oldest first: 3 calls.`).count()).to.equal(1);
+    // Each call's model, tokens and cost (the scripted answers keep the recorded usage: 17 in, 4 out).
+    expect(await calls.first().locator('.call-meta').textContent()).to.include('openai-eu/gpt-4o-mini17 in, 4 out$0.00000495');
+    await shot('conversation');
+    await calls.nth(1).getByRole('link', { name: 'Full entry' }).click();
+    const body = JSON.parse((await page.getByLabel('Request body', { exact: true }).textContent()) ?? '') as { messages: unknown[] };
+    expect(body.messages).to.deep.equal(history.slice(0, 3));
   });
 
   it('edits the key\'s budget', async () => {

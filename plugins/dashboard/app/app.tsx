@@ -4,6 +4,7 @@ import { go, useHashRoute } from './hash-route.js';
 import { session } from './session.js';
 import { AuditDetail } from './screens/audit-detail.js';
 import { Audit } from './screens/audit.js';
+import { Conversation } from './screens/conversation.js';
 import { Keys } from './screens/keys.js';
 import { Models } from './screens/models.js';
 import { SignIn } from './screens/sign-in.js';
@@ -18,7 +19,7 @@ const SCREENS = [
 
 export function App() {
   const [signedIn, setSignedIn] = useState(session.key() !== null);
-  const [screen = 'keys', id] = useHashRoute();
+  const [screen = 'keys', ...rest] = useHashRoute();
   if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />;
   const signOut = (): void => {
     session.signOut();
@@ -30,7 +31,7 @@ export function App() {
         <strong class="brand">Sluice</strong>
         <nav aria-label="Screens">
           {SCREENS.map((s) => (
-            <a href={`#/${s.id}`} aria-current={screen === s.id ? 'page' : undefined}>
+            <a href={`#/${s.id}`} aria-current={screen === s.id || (screen === 'conversation' && s.id === 'audit') ? 'page' : undefined}>
               {s.title}
             </a>
           ))}
@@ -39,17 +40,20 @@ export function App() {
           Sign out
         </button>
       </header>
-      <main>{body(screen, id)}</main>
+      <main>{body(screen, rest)}</main>
     </>
   );
 }
 
-function body(screen: string, id: string | undefined) {
+/** `#/audit/<id>` is one entry; `#/conversation/<label name>/<value>` one conversation. */
+function body(screen: string, [id, value]: string[]) {
   switch (screen) {
     case 'usage':
       return <Usage />;
     case 'audit':
       return id === undefined ? <Audit /> : <AuditDetail id={id} onBack={() => go('audit')} />;
+    case 'conversation':
+      return id === undefined || value === undefined ? <Audit /> : <Conversation name={id} value={value} onBack={() => go('audit')} />;
     case 'models':
       return <Models />;
     default:

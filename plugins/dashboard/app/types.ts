@@ -63,8 +63,11 @@ export interface AuditSummary {
 
 export interface AuditEntry extends AuditSummary {
   request_headers: Record<string, string>;
+  /** JSON when the stored body was JSON (and not cut), else its text. */
   request_body: unknown;
   response_body: unknown;
+  request_body_truncated: boolean;
+  response_body_truncated: boolean;
   usage: Record<string, unknown> | null;
   cost: { total_usd: string; source: string; lines?: unknown[] } | null;
   attempts: Array<{ provider: string; model: string; status: number | null; error: unknown; duration_ms: number }>;
@@ -78,4 +81,20 @@ export interface Model {
     context_window?: number;
     pricing?: { input_per_mtok?: number; output_per_mtok?: number; cached_input_per_mtok?: number } | null;
   };
+}
+
+export interface ProviderHealth {
+  name: string;
+  type: string;
+  base_url: string | null;
+  models: number;
+  requests: number;
+  errors: number;
+  client_errors: number;
+  error_rate: number | null;
+  avg_duration_ms: number | null;
+  p95_duration_ms: number | null;
+  last_error: { time: string; status: number; code: string | null; message: string | null } | null;
+  /** Null when the failover plugin is off. */
+  breakers: Array<{ target: string; state: 'closed' | 'open' | 'half-open'; failures: number; until: string | null }> | null;
 }

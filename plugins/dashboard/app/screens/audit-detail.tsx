@@ -6,7 +6,6 @@ import { TableHead, num } from '../components/table-parts.js';
 import { formatInt, formatTime, formatUsd, prettyJson } from '../format.js';
 import { useLoad } from '../use-load.js';
 import type { AuditEntry } from '../types.js';
-import { labelText } from './audit.js';
 
 export function AuditDetail({ id, onBack }: { id: string; onBack: () => void }) {
   const entry = useLoad(() => api<AuditEntry>(`/admin/audit/${encodeURIComponent(id)}`), [id]);
@@ -36,7 +35,9 @@ export function AuditDetail({ id, onBack }: { id: string; onBack: () => void }) 
             <dt>Key</dt>
             <dd>{e.key_name ?? e.key_id ?? '—'}</dd>
             <dt>Labels</dt>
-            <dd>{labelText(e.labels) || '—'}</dd>
+            <dd>
+              <Labels labels={e.labels} />
+            </dd>
             <dt>Tokens</dt>
             <dd>{`${formatInt(e.input_tokens)} in, ${formatInt(e.output_tokens)} out, ${formatInt(e.total_tokens)} total`}</dd>
             <dt>Cost</dt>
@@ -75,6 +76,24 @@ export function AuditDetail({ id, onBack }: { id: string; onBack: () => void }) 
         </>
       )}
     </section>
+  );
+}
+
+/** Each label value with a link to its conversation: every call that carries it. */
+function Labels({ labels }: { labels: AuditEntry['labels'] }) {
+  const values = Object.entries(labels).flatMap(([name, v]) => (Array.isArray(v) ? v : [v]).map((value) => ({ name, value })));
+  if (values.length === 0) return <>—</>;
+  return (
+    <ul class="plain">
+      {values.map(({ name, value }) => (
+        <li>
+          {`${name}=${value} `}
+          <a href={`#/conversation/${encodeURIComponent(name)}/${encodeURIComponent(value)}`} aria-label={`Conversation ${name}=${value}`}>
+            conversation
+          </a>
+        </li>
+      ))}
+    </ul>
   );
 }
 

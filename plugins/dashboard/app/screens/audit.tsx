@@ -93,7 +93,7 @@ export function Audit() {
   );
 }
 
-export function labelText(labels: Record<string, string | string[]>): string {
+function labelText(labels: Record<string, string | string[]>): string {
   return Object.entries(labels).map(([n, v]) => `${n}=${Array.isArray(v) ? v.join('|') : v}`).join(', ');
 }
 
