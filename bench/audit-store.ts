@@ -4,9 +4,12 @@
 // and usage queries run over the whole store. Prints one JSON object.
 //
 //   node --import tsx bench/audit-store.ts [--entries 1000000] [--dir <path>] [--duration 20] [--rate 50] [--no-reads]
+//   node --import tsx bench/audit-store.ts --routes [--entries 1000000] [--dir <path>] [--rounds 5]
 //
 // --dir keeps the filled store for the next run (a fill of 1,000,000 takes minutes); --no-reads
-// measures the same chat load alone, the baseline of what the machine itself adds.
+// measures the same chat load alone, the baseline of what the machine itself adds. --routes
+// instead times each admin call the dashboard makes, one at a time with nothing else running,
+// --rounds times each (dashboard-routes.ts).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +22,7 @@ import { createLogger } from '../core/logger.js';
 import type { AuditEntry } from '../plugins/audit/audit-entry.js';
 import { SqliteStore } from '../plugins/audit/store/sqlite/sqlite-store.js';
 import { syntheticEntry } from '../plugins/audit/store/synthetic-entry.js';
+import { timeDashboardRoutes } from './dashboard-routes.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,6 +31,8 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '20' },
     rate: { type: 'string', default: '50' },
     'no-reads': { type: 'boolean', default: false },
+    routes: { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '5' },
   },
 });
 const ENTRIES = Number(args.entries);
@@ -99,6 +105,14 @@ async function timed(path: string): Promise<number> {
   await res.text();
   if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
   return performance.now() - started;
+}
+
+if (args.routes) {
+  const routes = await timeDashboardRoutes(url, headers, Number(args.rounds));
+  await running.close();
+  console.log(JSON.stringify({ entries: ENTRIES, fill_s: fillMs === null ? 'reused' : round(fillMs / 1000), routes_ms: routes }, null, 1));
+  if (args.dir === undefined) rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
 }
 
 // The heaviest reads there are: a search no trigram index helps (two characters: every body is

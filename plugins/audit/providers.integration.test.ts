@@ -10,21 +10,7 @@ import type { MockProvider } from '../../test/helpers/mock-provider.js';
 import { defaultPlugins } from '../../test/helpers/plugins.js';
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
-
-interface ProviderRow {
-  name: string;
-  type: string;
-  base_url: string | null;
-  models: number;
-  requests: number;
-  errors: number;
-  client_errors: number;
-  error_rate: number | null;
-  avg_duration_ms: number | null;
-  p95_duration_ms: number | null;
-  last_error: { time: string; status: number; code: string | null; message: string | null } | null;
-  breakers: Array<{ target: string; state: string; failures: number; until: string | null }> | null;
-}
+import type { ProviderView } from './routes/providers.js';
 
 interface Summary {
   provider: string | null;
@@ -66,10 +52,10 @@ describe('GET /admin/providers @integration', function () {
       env: openAIEnv(good),
       config: { providers: { flaky: { type: 'openai', base_url: `${flaky.url}/v1`, api_key: 'sk-flaky-upstream-secret' } }, plugins },
     });
-  const providers = async (gw: TestGateway, query = ''): Promise<{ from: string; to: string; data: ProviderRow[] }> => {
+  const providers = async (gw: TestGateway, query = ''): Promise<{ from: string; to: string; data: ProviderView[] }> => {
     const res = await gw.fetch(`/admin/providers${query}`);
     expect(res.status, await res.clone().text()).to.equal(200);
-    return (await res.json()) as { from: string; to: string; data: ProviderRow[] };
+    return (await res.json()) as { from: string; to: string; data: ProviderView[] };
   };
   /** Sends each message to flaky/gpt-4o-mini, in order, and one call to openai; returns the statuses. */
   const traffic = async (gw: TestGateway, messages: string[]): Promise<number[]> => {

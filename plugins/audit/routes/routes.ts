@@ -10,7 +10,7 @@ import type { AuditEntry } from '../audit-entry.js';
 import type { AuditStore } from '../store/store.js';
 import type { PendingAnswer } from '../writer/writer-messages.js';
 import { parseAuditQuery, parseUsageQuery } from './params.js';
-import { searchParams } from './search-params.js';
+import { addAdminGet } from './admin-get.js';
 
 /** An entry as GET /admin/audit/{id} shows it: JSON bodies parsed back into JSON. */
 export interface AuditEntryView extends Omit<AuditEntry, 'request_body' | 'response_body'> {
@@ -33,61 +33,46 @@ function storeUnavailable(message: string): GatewayError {
 export function registerAuditRoutes(gw: Gateway, options: AuditRoutesOptions): void {
   const { store, beforeRead, pending } = options;
 
-  gw.addRoute({
-    method: 'GET',
-    path: '/admin/audit',
-    access: 'admin',
-    handler: async (ctx) => {
-      const query = parseAuditQuery(searchParams(ctx));
-      await beforeRead();
-      const page = await store.query(query.filter, query.cursor, query.limit);
-      sendJson(ctx, 200, { object: 'list', data: page.data, next_cursor: page.next_cursor });
-    },
+  addAdminGet(gw, '/admin/audit', async (ctx, params) => {
+    const query = parseAuditQuery(params);
+    await beforeRead();
+    const page = await store.query(query.filter, query.cursor, query.limit);
+    sendJson(ctx, 200, { object: 'list', data: page.data, next_cursor: page.next_cursor });
   });
 
-  gw.addRoute({
-    method: 'GET',
-    path: '/admin/audit/:id',
-    access: 'admin',
-    handler: async (ctx) => {
-      const id = decodeParam(ctx.params['id']!);
-      await beforeRead();
-      const entry = await store.get(id).catch((err: Error) => {
-        throw storeUnavailable(`the audit store cannot be read: ${err.message}`);
-      });
-      if (entry !== null) return sendJson(ctx, 200, toView(entry));
-      const held = await pending(id);
-      if (held.entry !== null) return sendJson(ctx, 200, toView(held.entry));
-      // Entries that wait on disk only cannot be looked through: "unknown" might be untrue.
-      if (held.failing && !held.complete) throw storeUnavailable('the audit store is failing and some answered entries are not stored yet; try again later');
-      throw new GatewayError({ status: 404, type: 'not_found_error', code: 'audit_entry_not_found', message: `no audit entry with id '${id}' (unknown, or purged by retention)`, param: 'id' });
-    },
+  addAdminGet(gw, '/admin/audit/:id', async (ctx) => {
+    const id = decodeParam(ctx.params['id']!);
+    await beforeRead();
+    const entry = await store.get(id).catch((err: Error) => {
+      throw storeUnavailable(`the audit store cannot be read: ${err.message}`);
+    });
+    if (entry !== null) return sendJson(ctx, 200, toView(entry));
+    const held = await pending(id);
+    if (held.entry !== null) return sendJson(ctx, 200, toView(held.entry));
+    // Entries that wait on disk only cannot be looked through: "unknown" might be untrue.
+    if (held.failing && !held.complete) throw storeUnavailable('the audit store is failing and some answered entries are not stored yet; try again later');
+    throw new GatewayError({ status: 404, type: 'not_found_error', code: 'audit_entry_not_found', message: `no audit entry with id '${id}' (unknown, or purged by retention)`, param: 'id' });
   });
 
-  gw.addRoute({
-    method: 'GET',
-    path: '/admin/usage',
-    access: 'admin',
-    handler: async (ctx) => {
-      const query = parseUsageQuery(searchParams(ctx));
-      await beforeRead();
-      const rows = await store.usage(query.groupBy, query.from, query.to);
-      sendJson(ctx, 200, {
-        object: 'list',
-        group_by: query.groupBy,
-        from: new Date(query.from).toISOString(),
-        to: new Date(query.to).toISOString(),
-        data: rows.map((r) => ({
-          value: r.value,
-          requests: r.requests,
-          input_tokens: r.input_tokens,
-          output_tokens: r.output_tokens,
-          total_tokens: r.total_tokens,
-          cost_usd: formatUsd(r.cost_pico),
-          unpriced_requests: r.unpriced_requests,
-        })),
-      });
-    },
+  addAdminGet(gw, '/admin/usage', async (ctx, params) => {
+    const query = parseUsageQuery(params);
+    await beforeRead();
+    const rows = await store.usage(query.groupBy, query.from, query.to);
+    sendJson(ctx, 200, {
+      object: 'list',
+      group_by: query.groupBy,
+      from: new Date(query.from).toISOString(),
+      to: new Date(query.to).toISOString(),
+      data: rows.map((r) => ({
+        value: r.value,
+        requests: r.requests,
+        input_tokens: r.input_tokens,
+        output_tokens: r.output_tokens,
+        total_tokens: r.total_tokens,
+        cost_usd: formatUsd(r.cost_pico),
+        unpriced_requests: r.unpriced_requests,
+      })),
+    });
   });
 }
 
