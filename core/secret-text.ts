@@ -1,6 +1,6 @@
 // The credential values the gateway holds (the master key, provider keys), taken out of text
 // that leaves it: a provider's error message may quote the key it was sent, and that message
-// would otherwise reach the client, the audit log and the operator's log.
+// would otherwise reach the client, the log stage's records and the operator's log.
 import { GatewayError } from './errors.js';
 
 const REDACTED = '[redacted]';
