@@ -176,6 +176,15 @@ describe('dashboard in Chromium @integration', function () {
         (err: { status: number }) => err.status,
       );
     expect(failed).to.equal(502);
+    // A call no provider served has no cost (null): the audit log says "unknown", never "$null".
+    const missing = await gw.fetch('/v1/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'nowhere/model', messages: [{ role: 'user', content: 'hello' }] }) });
+    expect(missing.status).to.equal(404);
+    await open('Audit log');
+    await page.getByLabel('Status').fill('404');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await waitFor(async () => (await page.locator('tbody tr').count()) === 1, 10_000, 'the refused call');
+    const cells = await page.locator('tbody tr td').allTextContents();
+    expect([cells[1], cells[2], cells[6]]).to.deep.equal(['404', 'nowhere/model', 'unknown']);
     await open('Models');
     const table = page.getByRole('table', { name: 'Provider health' });
     await table.getByRole('rowheader', { name: 'openai-eu' }).waitFor();

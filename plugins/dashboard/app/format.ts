@@ -4,8 +4,8 @@ const integer = new Intl.NumberFormat('en-US');
 
 export const formatInt = (n: number): string => integer.format(n);
 
-/** A dollar amount as the API gives it (an exact decimal string, or a budget's number), never rounded. */
-export const formatUsd = (usd: string | number): string => `$${usd}`;
+/** A dollar amount as the API gives it (an exact decimal string, or a budget's number), never rounded; an unknown one (null) reads "unknown", never free. */
+export const formatUsd = (usd: string | number | null): string => (usd === null ? 'unknown' : `$${usd}`);
 
 /** An ISO time as `2026-11-26 19:52:03 UTC`. */
 export function formatTime(iso: string | null): string {

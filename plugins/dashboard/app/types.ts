@@ -56,7 +56,8 @@ export interface AuditSummary {
   input_tokens: number;
   output_tokens: number;
   total_tokens: number;
-  cost_usd: string;
+  /** Null when the price is unknown or nothing was called. */
+  cost_usd: string | null;
   trace_id?: string | null;
   error: { type: string; code: string | null; message: string } | null;
 }
@@ -69,7 +70,7 @@ export interface AuditEntry extends AuditSummary {
   request_body_truncated: boolean;
   response_body_truncated: boolean;
   usage: Record<string, unknown> | null;
-  cost: { total_usd: string; source: string; lines?: unknown[] } | null;
+  cost: { total_usd: string | null; source: string; lines?: unknown[] } | null;
   attempts: Array<{ provider: string; model: string; status: number | null; error: unknown; duration_ms: number }>;
 }
 
