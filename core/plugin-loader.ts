@@ -21,9 +21,9 @@ export interface LoadedPlugin {
 }
 
 export async function loadPlugins(loaded: LoadedConfig): Promise<LoadedPlugin[]> {
-  // Coercing like the core config does: `${VAR}` expands to a string, so `retry_interval_s: ${RETRY:-30}`
-  // must read as the number it spells, in plugin options as in core keys. Made per load: the
-  // validators it compiles (a few hundred KB) are needed at boot only.
+  // Coercing like the core config does: `${VAR}` expands to a string, so
+  // `retry_interval_s: ${RETRY:-30}` must read as the number it spells, in plugin options as in
+  // core keys. Made per load: the validators it compiles (a few hundred KB) serve boot only.
   const ajv = new Ajv({ allErrors: false, useDefaults: true, coerceTypes: true, strict: false });
   const result: LoadedPlugin[] = [];
   const seen = new Set<string>();
