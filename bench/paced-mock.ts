@@ -60,6 +60,9 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
 
 const server = createServer(handle);
 server.keepAliveTimeout = 120_000;
-server.listen(port, '127.0.0.1', () => process.stdout.write(`paced mock listening on 127.0.0.1:${port}\n`));
+// A provider takes a thousand connections at once; with node's default accept queue (511) the
+// rest would be dropped and tried again by the gateway's TCP a second later: the mock's limit,
+// not the gateway's.
+server.listen({ port, host: '127.0.0.1', backlog: 4096 }, () => process.stdout.write(`paced mock listening on 127.0.0.1:${port}\n`));
 exitWhenOrphaned();
 process.on('SIGTERM', () => process.exit(0));

@@ -6,6 +6,7 @@
 # Usage: bench/side-by-side.sh <dist A> <dist B> [stream 0|1] [seconds per turn] [turns]
 #   a dist is a compiled tree (npm run build; for an older commit: git worktree add + build).
 #   CONFIG_A / CONFIG_B: a GATEWAY_CONFIG for either (e.g. one build twice, plugin lists apart).
+#   FLAGS_A / FLAGS_B: node options for either (e.g. one build twice, FLAGS_B=--max-semi-space-size=2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 A=$(realpath "$1"); B=$(realpath "$2"); STREAM=${3:-1}; SECS=${4:-8}; TURNS=${5:-4}
@@ -17,10 +18,11 @@ M=$(port); PB=$(port); PA=$(port); PN=$(port)
 taskset -c 0 node --import tsx bench/mock-provider.ts --port "$M" >"$D/mock.log" 2>&1 </dev/null & PIDS+=($!)
 sleep 1.5
 taskset -c 0 node --import tsx bench/bare-forwarder.ts --port "$PB" --upstream "http://127.0.0.1:$M" >"$D/bare.log" 2>&1 </dev/null & BP=$!; PIDS+=($BP)
+# $4: node options, split on spaces.
 sluice() { PORT=$1 HOST=127.0.0.1 GATEWAY_DATA_DIR="$D/data$1" GATEWAY_MASTER_KEY=sk-bench-master OPENAI_API_KEY=sk-bench-upstream \
-  OPENAI_BASE_URL="http://127.0.0.1:$M/v1" exec env ${3:+"GATEWAY_CONFIG=$3"} taskset -c 0 node --import tsx "$2/core/main.js" >"$D/sluice$1.log" 2>&1 </dev/null; }
-sluice "$PA" "$A" "${CONFIG_A:-}" & AP=$!; PIDS+=($AP)
-sluice "$PN" "$B" "${CONFIG_B:-}" & NP=$!; PIDS+=($NP)
+  OPENAI_BASE_URL="http://127.0.0.1:$M/v1" exec env ${3:+"GATEWAY_CONFIG=$3"} taskset -c 0 node $4 --import tsx "$2/core/main.js" >"$D/sluice$1.log" 2>&1 </dev/null; }
+sluice "$PA" "$A" "${CONFIG_A:-}" "${FLAGS_A:-}" & AP=$!; PIDS+=($AP)
+sluice "$PN" "$B" "${CONFIG_B:-}" "${FLAGS_B:-}" & NP=$!; PIDS+=($NP)
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PA/healthz" >/dev/null && curl -sf "http://127.0.0.1:$PN/healthz" >/dev/null && break; sleep 0.2; done
 script() {
   local extra=''; [ "$STREAM" = 1 ] && extra=',"stream":true,"stream_options":{"include_usage":true}'

@@ -4,7 +4,6 @@
 // origin's ConnectionQueue (a time limit, then 503). Every provider call goes through here. It uses undici's dispatch
 // API directly (no Readable, no AbortSignal per request): the gateway's own per-call cost is
 // the budget the benchmark holds it to.
-import { Pool, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Cancellation } from './cancellation.js';
@@ -14,6 +13,7 @@ import type { QueueStats, WaitingCall } from './connection-queue.js';
 import { isGatewayError, providerFailed, providerTimeout } from './errors.js';
 import type { GatewayError } from './errors.js';
 import type { Logger } from './logger.js';
+import { Pool, errors as undiciErrors } from './undici-parts.js';
 import { UpstreamBody } from './upstream-body.js';
 
 export { UpstreamBody } from './upstream-body.js';
@@ -78,7 +78,7 @@ export class UpstreamClient {
     this.#logger = logger;
   }
 
-  pool(origin: string): Pool {
+  #pool(origin: string): Pool {
     let pool = this.#pools.get(origin);
     if (!pool) {
       pool = new Pool(origin, {
@@ -134,7 +134,7 @@ export class UpstreamClient {
     let to = this.#destinations.get(url);
     if (to === undefined) {
       const parsed = new URL(url);
-      to = { pool: this.pool(parsed.origin), queue: this.#queue(parsed.origin), origin: parsed.origin, path: parsed.pathname + parsed.search };
+      to = { pool: this.#pool(parsed.origin), queue: this.#queue(parsed.origin), origin: parsed.origin, path: parsed.pathname + parsed.search };
       if (this.#destinations.size >= MAX_DESTINATIONS) this.#destinations.clear();
       this.#destinations.set(url, to);
     }

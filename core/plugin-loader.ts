@@ -20,11 +20,11 @@ export interface LoadedPlugin {
   where: string;
 }
 
-// Coercing like the core config does: `${VAR}` expands to a string, so `retry_interval_s: ${RETRY:-30}`
-// must read as the number it spells, in plugin options as in core keys.
-const ajv = new Ajv({ allErrors: false, useDefaults: true, coerceTypes: true, strict: false });
-
 export async function loadPlugins(loaded: LoadedConfig): Promise<LoadedPlugin[]> {
+  // Coercing like the core config does: `${VAR}` expands to a string, so
+  // `retry_interval_s: ${RETRY:-30}` must read as the number it spells, in plugin options as in
+  // core keys. Made per load: the validators it compiles (a few hundred KB) serve boot only.
+  const ajv = new Ajv({ allErrors: false, useDefaults: true, coerceTypes: true, strict: false });
   const result: LoadedPlugin[] = [];
   const seen = new Set<string>();
   const entries = loaded.config.plugins;
@@ -39,7 +39,7 @@ export async function loadPlugins(loaded: LoadedConfig): Promise<LoadedPlugin[]>
       throw new StartupError('SLUICE_ERR_CONFIG_INVALID', `${loaded.source}: ${where}: plugin '${definition.name}' is listed twice`);
     }
     seen.add(definition.name);
-    result.push({ definition, options: validateOptions(loaded.source, where, definition, entry.options), where });
+    result.push({ definition, options: validateOptions(ajv, loaded.source, where, definition, entry.options), where });
   }
   return orderByDependencies(loaded.source, result);
 }
@@ -93,7 +93,7 @@ function packageUrl(name: string, baseDir: string): string {
   }
 }
 
-function validateOptions(source: string, where: string, def: PluginDefinition<unknown>, options: unknown): unknown {
+function validateOptions(ajv: Ajv, source: string, where: string, def: PluginDefinition<unknown>, options: unknown): unknown {
   if (!def.schema) {
     if (options !== undefined && options !== null) {
       throw new StartupError('SLUICE_ERR_CONFIG_INVALID', `${source}: ${where}.options: plugin '${def.name}' takes no options`);

@@ -15,6 +15,14 @@ import type { RouteSpec, RouteTable } from './routes.js';
 
 const netClose = NetServer.prototype.close;
 
+/**
+ * The accept queue. Node's default of 511 drops the connections of a burst beyond it (a thousand
+ * clients opening streams at once while the first requests are being forwarded), which their
+ * TCP tries again only a second later. The kernel caps it at net.core.somaxconn (4096 on Linux
+ * since 5.4).
+ */
+const LISTEN_BACKLOG = 4096;
+
 const FALLBACK_ROUTE: RouteSpec = Object.freeze({ method: '*', path: '*', access: 'public', operation: null, body: 'none', streamFormat: null, handler: null });
 
 export class GatewayServer {
@@ -45,7 +53,7 @@ export class GatewayServer {
   listen(port: number, host: string): Promise<AddressInfo> {
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(port, host, () => {
+      this.server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
         this.server.off('error', reject);
         resolve(this.server.address() as AddressInfo);
       });

@@ -3,11 +3,10 @@
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { register } from 'prom-client';
-import type { Counter } from 'prom-client';
 import { expectError } from '../../test/helpers/errors.js';
 import { memoryLogger } from '../../test/helpers/memory-logger.js';
 import { withPluginOptions } from '../../test/helpers/plugins.js';
+import { parseSamples, valueOf } from '../../test/helpers/prometheus-text.js';
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
 import type { AuditEntryView } from './routes/routes.js';
@@ -26,9 +25,11 @@ async function json<T>(gw: TestGateway, path: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-async function counterValue(name: string): Promise<number> {
-  const metric = register.getSingleMetric(name) as Counter | undefined;
-  return metric === undefined ? 0 : ((await metric.get()).values[0]?.value ?? 0);
+/** A series the metrics plugin serves (the audit writer's counts, process-wide). */
+async function counterValue(gw: TestGateway, name: string): Promise<number> {
+  const res = await gw.fetch('/metrics');
+  expect(res.status).to.equal(200);
+  return valueOf(parseSamples(await res.text()), name) ?? NaN;
 }
 
 describe('usage by a label named like an Object.prototype member @integration', () => {
@@ -66,13 +67,14 @@ describe('admin reads while the store refuses writes @integration', function () 
   // Two gateway workers start under tsx, then a retry a second later: slow on a loaded machine.
   this.timeout(60_000);
   it('answers an entry not stored yet from the writer, 503 store_unavailable when it may be on disk only, and the stored entry once the store recovers', async () => {
-    const plugins = withPluginOptions('audit', { max_queue: 2, flush_interval_ms: 20 });
+    // With the metrics plugin: the audit plugin registers its series only when they are served.
+    const plugins = [...withPluginOptions('audit', { max_queue: 2, flush_interval_ms: 20 }), 'metrics'];
     const log = memoryLogger('warn');
     const gw = await startTestGateway({ config: { ...DEMO_CONFIG, plugins }, logger: log.logger });
     const db = new Database(join(gw.dataDir, 'sluice.db'));
     try {
-      const failedBefore = await counterValue('sluice_audit_failed_writes_total');
-      const spilledBefore = await counterValue('sluice_audit_spilled_total');
+      const failedBefore = await counterValue(gw, 'sluice_audit_failed_writes_total');
+      const spilledBefore = await counterValue(gw, 'sluice_audit_spilled_total');
       // A real refusal from SQLite, as a full disk gives one: every insert aborts.
       db.exec("CREATE TRIGGER refuse BEFORE INSERT ON audit_entries BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END");
       const ids = [await chat(gw, 'first'), await chat(gw, 'second'), await chat(gw, 'third')];
@@ -87,8 +89,8 @@ describe('admin reads while the store refuses writes @integration', function () 
         code: 'store_unavailable',
         param: null,
       });
-      expect(await counterValue('sluice_audit_failed_writes_total')).to.be.greaterThan(failedBefore);
-      expect(await counterValue('sluice_audit_spilled_total')).to.equal(spilledBefore + 1);
+      expect(await counterValue(gw, 'sluice_audit_failed_writes_total')).to.be.greaterThan(failedBefore);
+      expect(await counterValue(gw, 'sluice_audit_spilled_total')).to.equal(spilledBefore + 1);
 
       db.exec('DROP TRIGGER refuse');
       // The writer retries every second; the journal is replayed once the memory queue is stored.

@@ -69,7 +69,11 @@ export default definePlugin<AuditOptions>({
     registerAuditRoutes(gw, { store: reader.audit, beforeRead: () => writer.flush(), pending: (id) => writer.pending(id) });
     registerProvidersRoute(gw, { store: reader.audit, beforeRead: () => writer.flush() });
 
-    gw.lifecycle.ready.tap(NAME, () => retention.start());
+    gw.lifecycle.ready.tapPromise(NAME, async () => {
+      retention.start();
+      // Only a gateway that serves metrics loads prom-client (the metrics plugin sets up before ready).
+      if (gw.services.metrics !== undefined) (await import('./writer/prometheus.js')).registerAuditMetrics();
+    });
     gw.lifecycle.close.tapPromise(NAME, async () => {
       await retention.stop();
       await writer.close();

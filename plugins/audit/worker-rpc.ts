@@ -72,12 +72,23 @@ export class WorkerRpc {
   }
 }
 
+/**
+ * The workers' young generation: 2 MB semi-spaces instead of V8's 16 MB. A burst of entries grows
+ * a young generation to its limit, and V8 keeps it grown while the process idles; a worker that
+ * parses and stores entries in batches gains little from a big one. The old generation has no
+ * cap of its own: `max_queue` bounds what the writer holds.
+ */
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 6 };
+
 /** A worker on a built .js file, or on a .ts source with tsx's loader registered in it first. */
 function startWorker(file: URL, workerData: unknown): Worker {
-  if (!file.pathname.endsWith('.ts')) return new Worker(file, { workerData });
-  // tsx's ESM entry (its `exports` name it for `import` only, which createRequire cannot resolve).
-  const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
-  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(file.href)}); })`, { eval: true, workerData });
+  if (!file.pathname.endsWith('.ts')) return new Worker(file, { workerData, resourceLimits: RESOURCE_LIMITS });
+  return new Worker(`import(${JSON.stringify(tsxApiUrl())}).then((m) => { m.register(); return import(${JSON.stringify(file.href)}); })`, { eval: true, workerData, resourceLimits: RESOURCE_LIMITS });
+}
+
+/** tsx's ESM API, whose `register()` lets a worker import .ts sources (its `exports` name it for `import` only, which createRequire cannot resolve). */
+export function tsxApiUrl(): string {
+  return pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
 }
 
 /** In a worker: answers each request with what `handle` returns or throws; other messages go to `onMessage`. */

@@ -14,7 +14,7 @@ import { HANDLED } from '../../core/reply.js';
 import type { Reply } from '../../core/reply.js';
 import { ORDER } from '../../core/stages.js';
 import { isModelAllowed } from '../router/allowed-models.js';
-import { PassthroughProxy } from './passthrough-proxy.js';
+import type { PassthroughProxy } from './passthrough-proxy.js';
 import { PassthroughTargets } from './passthrough-targets.js';
 import { ProxiedCall } from './proxied-call.js';
 import type { CallSettings } from './proxied-call.js';
@@ -36,7 +36,9 @@ export default definePlugin<PassthroughOptions>({
     const agentOptions = { keepAlive: true, maxSockets: upstream.connections_per_origin ?? Infinity, timeout: IDLE_SOCKET_MS };
     const agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
     const targets = new PassthroughTargets();
-    const proxy = new PassthroughProxy();
+    // Made at the first passthrough call: http-proxy-3 (about 1.5 MB of heap with what it
+    // requires) is not loaded by a gateway nobody calls through /p/.
+    let proxy: Promise<PassthroughProxy> | null = null;
     let settings: CallSettings | null = null;
 
     gw.lifecycle.ready.tap(NAME, () => {
@@ -79,8 +81,10 @@ export default definePlugin<PassthroughOptions>({
     gw.stages.forward.tapPromise({ name: NAME, stage: ORDER.FIRST }, async (ctx: RequestContext): Promise<Reply | undefined> => {
       if (ctx.route.operation !== OPERATION) return undefined;
       const locals = ctx.locals.passthrough!;
+      proxy ??= import('./passthrough-proxy.js').then((m) => new m.PassthroughProxy());
+      const ready = await proxy;
       const call = new ProxiedCall(ctx, targets.get(ctx.target!.provider.name), locals, settings!);
-      await proxy.forward(ctx, call);
+      await ready.forward(ctx, call);
       return HANDLED;
     });
   },

@@ -1,4 +1,4 @@
-// The one http-proxy-3 instance of the gateway, made at boot. It answers itself
+// The one http-proxy-3 instance of the gateway, made at its first passthrough call. It answers itself
 // (`selfHandleResponse`), so the gateway decides which response headers go out and observes
 // the body in passing; the path and the Host header come from the target (`ignorePath`,
 // `changeOrigin`). Its events are shared by all calls: each is handed to the call of its

@@ -3,7 +3,7 @@
 // 400 naming the field instead of a price that silently drops a rate.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { REPO_ROOT } from '../../core/config.js';
 import { badRequest } from '../../core/errors.js';
 import type { Pricing } from '../../core/types/pricing.js';
@@ -13,12 +13,21 @@ const SCHEMA_ID = 'https://sluice.invalid/config/catalog.schema.json';
 
 export type PricingCheck = (value: Record<string, unknown>) => Pricing;
 
-/** Built once at boot: reads and compiles the catalog schema. */
+/**
+ * Reads the catalog schema at boot; compiles it at the first price set (most gateways never set
+ * one, and the compiled validator with its Ajv instance holds about 0.4 MB).
+ */
 export function pricingCheck(): PricingCheck {
   const schema = JSON.parse(readFileSync(resolve(REPO_ROOT, 'config/catalog.schema.json'), 'utf8')) as object;
-  const validate = new Ajv({ allErrors: true }).addSchema(schema).getSchema(`${SCHEMA_ID}#/definitions/pricing`);
-  if (validate === undefined) throw new Error('config/catalog.schema.json has no pricing definition');
+  let compiled: ValidateFunction | null = null;
+  const validator = (): ValidateFunction => {
+    if (compiled !== null) return compiled;
+    const found = new Ajv({ allErrors: true }).addSchema(schema).getSchema(`${SCHEMA_ID}#/definitions/pricing`);
+    if (found === undefined) throw new Error('config/catalog.schema.json has no pricing definition');
+    return (compiled = found);
+  };
   return (value) => {
+    const validate = validator();
     if (!validate(value)) {
       const error = mostUseful(validate.errors ?? []);
       const param = error === undefined ? null : paramOf(error);

@@ -7,7 +7,7 @@ import type { AuditEntry } from '../audit-entry.js';
 import type { StoreSpec } from '../store/store.js';
 import { WorkerRpc } from '../worker-rpc.js';
 import type { JournalWorkerData } from './journal-worker.js';
-import { failedWritesTotal, spilledTotal, trackQueue } from './metrics.js';
+import { trackQueue, writerCounts } from './metrics.js';
 import type { PendingAnswer, WriterEvent } from './writer-messages.js';
 
 export interface WriterOptions<C> {
@@ -169,7 +169,7 @@ export class AuditWriter<C> {
       return;
     }
     this.#queued = event.queued;
-    if (event.spilled > 0) spilledTotal.inc(event.spilled);
-    if (event.failedWrites > 0) failedWritesTotal.inc(event.failedWrites);
+    writerCounts.spilled += event.spilled;
+    writerCounts.failedWrites += event.failedWrites;
   }
 }

@@ -1,7 +1,6 @@
-// The audit writer's Prometheus metrics, on prom-client's default registry (what the planned
-// metrics plugin is to serve). Created once per process: a second gateway in the same process
-// (tests) shares them instead of failing on a duplicate name.
-import { Counter, Gauge, register } from 'prom-client';
+// What the audit writers of this process count, as plain numbers: a gateway without the metrics
+// plugin never loads prom-client for them. prometheus.ts serves them as series when it is on.
+// Process-wide: a second gateway in the same process (tests) adds to the same counts.
 
 /** Anything with a queue the gauge should report. */
 export interface QueueSource {
@@ -10,27 +9,17 @@ export interface QueueSource {
 
 const sources = new Set<QueueSource>();
 
-function counter(name: string, help: string): Counter {
-  return (register.getSingleMetric(name) as Counter | undefined) ?? new Counter({ name, help });
-}
-
-export const spilledTotal = counter('sluice_audit_spilled_total', 'Audit entries kept on disk only (in the journal) because the in-memory queue was full, to be stored later.');
-export const failedWritesTotal = counter('sluice_audit_failed_writes_total', 'Writes (transactions) of audit entries the store refused; the entries are kept and retried.');
-
-// Read at scrape time rather than set per request: the request path stays free of it.
-if (register.getSingleMetric('sluice_audit_queue_length') === undefined) {
-  new Gauge({
-    name: 'sluice_audit_queue_length',
-    help: 'Audit entries in memory waiting to be written to the store.',
-    collect() {
-      let n = 0;
-      for (const s of sources) n += s.queueLength;
-      this.set(n);
-    },
-  });
-}
+/** Running totals since the process started. */
+export const writerCounts = { spilled: 0, failedWrites: 0 };
 
 export function trackQueue(source: QueueSource): () => void {
   sources.add(source);
   return () => sources.delete(source);
+}
+
+/** Entries in memory waiting for the store, over every writer. */
+export function queueLength(): number {
+  let n = 0;
+  for (const s of sources) n += s.queueLength;
+  return n;
 }
