@@ -11,7 +11,7 @@ import type { MemoryLogger } from '../../test/helpers/memory-logger.js';
 import { startOtlpReceiver } from '../../test/helpers/otlp-receiver.js';
 import type { OtlpReceiver } from '../../test/helpers/otlp-receiver.js';
 import { OtlpJsonExporter } from './otlp-exporter.js';
-import { otlpTraceJson } from './otlp-json.js';
+import { otlpTraceBody } from './otlp-json.js';
 
 function someSpans(): ReadableSpan[] {
   const memory = new InMemorySpanExporter();
@@ -57,7 +57,7 @@ describe('tracing: the OTLP/HTTP exporter', () => {
     expect(got!.path).to.equal('/otlp/v1/traces?tenant=a');
     expect(got!.headers['content-type']).to.equal('application/json');
     expect(got!.headers['x-collector-token']).to.equal('col secret');
-    expect(got!.text).to.equal(otlpTraceJson(spans));
+    expect(got!.text).to.equal(otlpTraceBody(spans).toString('utf8'));
     expect(got!.body.resourceSpans[0]!.scopeSpans[0]!.spans.map((s) => s.name)).to.deep.equal(['POST /v1/chat/completions', 'chat gpt-4o-mini']);
     expect(log.lines).to.deep.equal([]);
   });

@@ -7,7 +7,7 @@ import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-node';
 import { Pool } from 'undici';
 import type { Logger } from '../../core/logger.js';
-import { otlpTraceJson } from './otlp-json.js';
+import { otlpTraceBody } from './otlp-json.js';
 
 export interface OtlpExporterOptions {
   /** The traces URL: `<endpoint>/v1/traces`. */
@@ -47,7 +47,7 @@ export class OtlpJsonExporter implements SpanExporter {
   constructor(options: OtlpExporterOptions) {
     const url = new URL(options.url);
     this.#url = options.url;
-    this.#pool = new Pool(url.origin, { connections: 1 });
+    this.#pool = new Pool(url.origin, { connections: 1, connect: { timeout: options.timeoutMs } });
     this.#path = url.pathname + url.search;
     this.#headers = { ...options.headers, 'content-type': 'application/json' };
     this.#timeoutMs = options.timeoutMs;
@@ -55,7 +55,7 @@ export class OtlpJsonExporter implements SpanExporter {
   }
 
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    const sending = this.#send(otlpTraceJson(spans)).then(
+    const sending = this.#send(otlpTraceBody(spans)).then(
       () => {
         if (this.#failing) this.#logger.info('trace export works again', { url: this.#url });
         this.#failing = false;
@@ -80,7 +80,7 @@ export class OtlpJsonExporter implements SpanExporter {
     await this.#pool.close();
   }
 
-  async #send(body: string): Promise<void> {
+  async #send(body: Buffer): Promise<void> {
     const deadline = Date.now() + this.#timeoutMs;
     let pause = FIRST_PAUSE_MS;
     for (let attempt = 1; ; attempt++) {
@@ -98,13 +98,15 @@ export class OtlpJsonExporter implements SpanExporter {
     }
   }
 
-  async #post(body: string, deadline: number): Promise<void> {
+  async #post(body: Buffer, deadline: number): Promise<void> {
+    const left = Math.max(1, deadline - Date.now());
     const { statusCode, headers, body: answer } = await this.#pool.request({
       path: this.#path,
       method: 'POST',
       headers: this.#headers,
       body,
-      signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
+      headersTimeout: left,
+      bodyTimeout: left,
     });
     if (statusCode < 300) {
       await answer.dump();

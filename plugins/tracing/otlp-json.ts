@@ -1,7 +1,9 @@
-// The OTLP/HTTP JSON body of a batch of spans, written as text in one pass. The SDK's exporter
-// builds an object tree per span (the OTLP transform) and then stringifies it: that made the
-// export the largest part of what tracing cost a request. The text is the same, byte for byte:
-// the fields, their order and what is left out follow @opentelemetry/otlp-transformer's JSON.
+// The OTLP/HTTP JSON body of a batch of spans, written in one pass. The SDK's exporter builds an
+// object tree per span (the OTLP transform), stringifies it, then encodes the text: that made the
+// export the largest part of what tracing cost a request. Here each span's text goes into the
+// body's bytes as soon as it is made, while small (a batch's text as one string costs more to
+// encode than to write). The bytes are the same, byte for byte: the fields, their order and
+// what is left out follow @opentelemetry/otlp-transformer's JSON.
 // https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding
 import type { Attributes, AttributeValue, HrTime, Link, SpanContext } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
@@ -13,8 +15,36 @@ const IS_REMOTE = 0x200;
 
 const NANOS_PER_SECOND = 1_000_000_000;
 
+/** A span's text is about 1 KB with the gateway's attributes: room for most batches at once. */
+const BYTES_PER_SPAN = 2048;
+
+/** UTF-8 bytes appended to a buffer that grows when full. */
+class BodyWriter {
+  #bytes: Buffer;
+  #length = 0;
+
+  constructor(capacity: number) {
+    this.#bytes = Buffer.allocUnsafe(capacity);
+  }
+
+  write(text: string): void {
+    // A character is at most 3 bytes in UTF-8 (a surrogate pair, 4 bytes, is 2 characters).
+    const most = text.length * 3;
+    if (this.#length + most > this.#bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.#bytes.length * 2, this.#length + most));
+      this.#bytes.copy(grown, 0, 0, this.#length);
+      this.#bytes = grown;
+    }
+    this.#length += this.#bytes.write(text, this.#length);
+  }
+
+  bytes(): Buffer {
+    return this.#bytes.subarray(0, this.#length);
+  }
+}
+
 /** `{"resourceSpans":[…]}`: the spans grouped by resource, then by instrumentation scope. */
-export function otlpTraceJson(spans: readonly ReadableSpan[]): string {
+export function otlpTraceBody(spans: readonly ReadableSpan[]): Buffer {
   const byResource = new Map<Resource, Map<string, ReadableSpan[]>>();
   for (const span of spans) {
     let byScope = byResource.get(span.resource);
@@ -25,28 +55,31 @@ export function otlpTraceJson(spans: readonly ReadableSpan[]): string {
     if (group === undefined) byScope.set(key, [span]);
     else group.push(span);
   }
-  const resourceSpans: string[] = [];
+  const body = new BodyWriter(spans.length * BYTES_PER_SPAN + 1024);
+  body.write('{"resourceSpans":[');
+  let firstResource = true;
   for (const [resource, byScope] of byResource) {
-    const scopeSpans: string[] = [];
-    for (const group of byScope.values()) scopeSpans.push(scopeSpansJson(group));
     const schemaUrl = resource.schemaUrl ? `,"schemaUrl":${JSON.stringify(resource.schemaUrl)}` : '';
-    resourceSpans.push(`{"resource":{"attributes":${attributesJson(resource.attributes)},"droppedAttributesCount":0${schemaUrl}},"scopeSpans":[${scopeSpans.join(',')}]${schemaUrl}}`);
+    body.write(`${firstResource ? '' : ','}{"resource":{"attributes":${attributesJson(resource.attributes)},"droppedAttributesCount":0${schemaUrl}},"scopeSpans":[`);
+    firstResource = false;
+    let firstScope = true;
+    for (const group of byScope.values()) {
+      if (!firstScope) body.write(',');
+      firstScope = false;
+      writeScopeSpans(body, group);
+    }
+    body.write(`]${schemaUrl}}`);
   }
-  return `{"resourceSpans":[${resourceSpans.join(',')}]}`;
+  body.write(']}');
+  return body.bytes();
 }
 
-function scopeSpansJson(spans: readonly ReadableSpan[]): string {
+function writeScopeSpans(body: BodyWriter, spans: readonly ReadableSpan[]): void {
   const scope = spans[0]!.instrumentationScope;
-  let out = `{"scope":{"name":${JSON.stringify(scope.name)}`;
-  if (scope.version !== undefined) out += `,"version":${JSON.stringify(scope.version)}`;
-  out += '},"spans":[';
-  for (let i = 0; i < spans.length; i++) {
-    if (i > 0) out += ',';
-    out += spanJson(spans[i]!);
-  }
-  out += ']';
-  if (scope.schemaUrl !== undefined) out += `,"schemaUrl":${JSON.stringify(scope.schemaUrl)}`;
-  return `${out}}`;
+  const version = scope.version === undefined ? '' : `,"version":${JSON.stringify(scope.version)}`;
+  body.write(`{"scope":{"name":${JSON.stringify(scope.name)}${version}},"spans":[`);
+  for (let i = 0; i < spans.length; i++) body.write(i === 0 ? spanJson(spans[i]!) : `,${spanJson(spans[i]!)}`);
+  body.write(scope.schemaUrl === undefined ? ']}' : `],"schemaUrl":${JSON.stringify(scope.schemaUrl)}}`);
 }
 
 function spanJson(span: ReadableSpan): string {
