@@ -31,11 +31,18 @@ export class Attribution {
     this.names = sources.map((s) => s.name);
   }
 
-  /** Adds the request's attribution labels to `labels`. */
-  addTo(labels: Record<string, string>, ctx: RequestContext): void {
-    for (const source of this.#sources) labels[source.name] = source.values.admit(source.read(ctx));
+  /** The request's attribution label values, in the order of `names`. */
+  values(ctx: RequestContext): readonly string[] {
+    return this.#sources.length === 0 ? NONE : this.#sources.map((source) => source.values.admit(source.read(ctx)));
+  }
+
+  /** The labels of `values()`, by name. */
+  labels(values: readonly string[]): Record<string, string> {
+    return Object.fromEntries(this.names.map((name, i) => [name, values[i]!]));
   }
 }
+
+const NONE: readonly string[] = [];
 
 function labelValue(value: string | string[] | undefined): string {
   if (value === undefined) return '';

@@ -1,20 +1,22 @@
 // The gateway's request metrics, named by Prometheus conventions (base units, `_total` for
-// counters), on a registry of their own: one gateway, one set of series.
-import { Counter, Gauge, Histogram } from 'prom-client';
+// counters), on a registry of their own: one gateway, one set of series. What every request adds
+// to is a series metric (series.ts); what few requests touch stays prom-client's own.
+import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
+import { SeriesCounter, SeriesHistogram } from './series.js';
 
 /** Seconds, for LLM latencies: from a cached answer (5 ms) to a long reasoning call (5 min). */
 export const LATENCY_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300];
 
 export interface GatewayMetrics {
-  requests: Counter<string>;
-  requestDuration: Histogram<string>;
-  timeToFirstToken: Histogram<string>;
-  upstreamDuration: Histogram<string>;
-  providerAttempts: Counter<string>;
+  requests: SeriesCounter;
+  requestDuration: SeriesHistogram;
+  timeToFirstToken: SeriesHistogram;
+  upstreamDuration: SeriesHistogram;
+  providerAttempts: SeriesCounter;
   failovers: Counter<string>;
-  tokens: Counter<string>;
-  cost: Counter<string>;
+  tokens: SeriesCounter;
+  cost: SeriesCounter;
   inFlight: Gauge<string>;
   streamsInFlight: Gauge<string>;
   cache: Counter<string>;
@@ -25,14 +27,14 @@ export interface GatewayMetrics {
 export function createGatewayMetrics(registry: Registry, attribution: readonly string[]): GatewayMetrics {
   const registers = [registry];
   const byModel = ['provider', 'model'];
-  const latency = (name: string, help: string, labelNames: string[]) => new Histogram({ name, help, labelNames, buckets: [...LATENCY_BUCKETS], registers });
+  const latency = (name: string, help: string, labelNames: string[]) => new SeriesHistogram(name, help, labelNames, LATENCY_BUCKETS, registry);
   return {
-    requests: new Counter({
-      name: 'sluice_requests_total',
-      help: 'Model requests finished, by route, provider, model and status class (2xx, 4xx, 5xx; a client gone first is 4xx).',
-      labelNames: ['route', 'provider', 'model', 'status_class', ...attribution],
-      registers,
-    }),
+    requests: new SeriesCounter(
+      'sluice_requests_total',
+      'Model requests finished, by route, provider, model and status class (2xx, 4xx, 5xx; a client gone first is 4xx).',
+      ['route', 'provider', 'model', 'status_class', ...attribution],
+      registry,
+    ),
     requestDuration: latency('sluice_request_duration_seconds', 'Time from a model request\'s arrival to the end of its response.', ['route', 'provider', 'model']),
     timeToFirstToken: latency(
       'sluice_time_to_first_token_seconds',
@@ -44,30 +46,30 @@ export function createGatewayMetrics(registry: Registry, attribution: readonly s
       'Each provider attempt: time from the call to the provider\'s answer (for a stream, its response head).',
       ['provider', 'status_class'],
     ),
-    providerAttempts: new Counter({
-      name: 'sluice_provider_attempts_total',
-      help: 'Calls to providers (one per attempt; several for a request that failed over), by status class.',
-      labelNames: ['provider', 'status_class'],
-      registers,
-    }),
+    providerAttempts: new SeriesCounter(
+      'sluice_provider_attempts_total',
+      'Calls to providers (one per attempt; several for a request that failed over), by status class.',
+      ['provider', 'status_class'],
+      registry,
+    ),
     failovers: new Counter({
       name: 'sluice_failovers_total',
       help: 'Attempts made after a request\'s first one (failover to another target).',
       labelNames: ['route'],
       registers,
     }),
-    tokens: new Counter({
-      name: 'sluice_tokens_total',
-      help: 'Tokens by type: input, output, cached_input (part of input), reasoning (part of output).',
-      labelNames: [...byModel, 'type', ...attribution],
-      registers,
-    }),
-    cost: new Counter({
-      name: 'sluice_cost_usd_total',
-      help: 'Cost of the calls in USD, as priced by the gateway (calls whose price is unknown add nothing).',
-      labelNames: [...byModel, ...attribution],
-      registers,
-    }),
+    tokens: new SeriesCounter(
+      'sluice_tokens_total',
+      'Tokens by type: input, output, cached_input (part of input), reasoning (part of output).',
+      [...byModel, 'type', ...attribution],
+      registry,
+    ),
+    cost: new SeriesCounter(
+      'sluice_cost_usd_total',
+      'Cost of the calls in USD, as priced by the gateway (calls whose price is unknown add nothing).',
+      [...byModel, ...attribution],
+      registry,
+    ),
     inFlight: new Gauge({ name: 'sluice_requests_in_flight', help: 'Model requests being served.', registers }),
     streamsInFlight: new Gauge({ name: 'sluice_streams_in_flight', help: 'Streamed model requests being served.', registers }),
     cache: new Counter({

@@ -5,13 +5,13 @@
 // or context manager is installed: spans are parented explicitly, at no cost per await.
 import { NodeTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { RequestContext } from '../../core/context.js';
 import { definePlugin } from '../../core/plugin.js';
 import { ORDER } from '../../core/stages.js';
-import { exportHeaders, sampler, serviceName, tracesEndpoint } from './otel-env.js';
+import { exportHeaders, exportTimeoutMs, sampler, serviceName, tracesEndpoint } from './otel-env.js';
+import { OtlpJsonExporter } from './otlp-exporter.js';
 import { RequestTracer } from './request-spans.js';
 import { tracingSchema } from './schema.js';
 import type { TracingOptions } from './schema.js';
@@ -37,7 +37,7 @@ export default definePlugin<TracingOptions>({
     const processors: SpanProcessor[] = [];
     if (options.exporter === 'otlp') {
       const url = tracesEndpoint(env);
-      processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url, headers: exportHeaders(env) })));
+      processors.push(new BatchSpanProcessor(new OtlpJsonExporter({ url, headers: exportHeaders(env), timeoutMs: exportTimeoutMs(env), logger: gw.logger })));
       gw.describe('traces', `OTLP/HTTP to ${url}`);
     }
     gw.services.tracing = { addSpanProcessor: (p) => processors.push(p) };

@@ -8,6 +8,7 @@ import { StartupError } from '../../core/config-error.js';
 type Env = Readonly<Record<string, string | undefined>>;
 
 const DEFAULT_ENDPOINT = 'http://localhost:4318';
+const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as is, else OTEL_EXPORTER_OTLP_ENDPOINT with `/v1/traces` appended. */
 export function tracesEndpoint(env: Env): string {
@@ -27,6 +28,16 @@ export function exportHeaders(env: Env): Record<string, string> {
     }
   }
   return headers;
+}
+
+/** OTEL_EXPORTER_OTLP_TRACES_TIMEOUT, else OTEL_EXPORTER_OTLP_TIMEOUT: milliseconds an export may take, retries included. */
+export function exportTimeoutMs(env: Env): number {
+  const name = env['OTEL_EXPORTER_OTLP_TRACES_TIMEOUT'] ? 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT' : 'OTEL_EXPORTER_OTLP_TIMEOUT';
+  const text = env[name];
+  if (!text) return DEFAULT_TIMEOUT_MS;
+  const ms = Number(text);
+  if (!(Number.isInteger(ms) && ms > 0)) throw new StartupError('SLUICE_ERR_CONFIG_INVALID', `${name}: must be a whole number of milliseconds above 0, got '${text}'`);
+  return ms;
 }
 
 export function serviceName(env: Env): string {

@@ -1,53 +1,12 @@
-// Export over OTLP/HTTP to a receiver written here (127.0.0.1): configured only by the standard
+// Export over OTLP/HTTP to a receiver of the tests' own (127.0.0.1): configured only by the standard
 // OTEL_* variables, spans batched and sent as OTLP JSON, flushed when the gateway closes.
-import { createServer } from 'node:http';
-import type { IncomingHttpHeaders, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
 import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
+import { startOtlpReceiver } from '../../test/helpers/otlp-receiver.js';
+import type { OtlpAttribute, OtlpReceiver } from '../../test/helpers/otlp-receiver.js';
 import { defaultPlugins } from '../../test/helpers/plugins.js';
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: OtlpExport;
-}
-
-interface OtlpAttribute {
-  key: string;
-  value: { stringValue?: string; intValue?: number | string; doubleValue?: number; boolValue?: boolean; arrayValue?: unknown };
-}
-
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes: OtlpAttribute[];
-}
-
-interface OtlpExport {
-  resourceSpans: Array<{ resource: { attributes: OtlpAttribute[] }; scopeSpans: Array<{ scope: { name: string }; spans: OtlpSpan[] }> }>;
-}
-
-/** An OTLP/HTTP trace receiver: answers 200 to every export and keeps what it got. */
-async function startReceiver(): Promise<{ server: Server; url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpExport });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
-}
 
 function attribute(attributes: OtlpAttribute[], key: string): OtlpAttribute['value'] | undefined {
   return attributes.find((a) => a.key === key)?.value;
@@ -55,15 +14,15 @@ function attribute(attributes: OtlpAttribute[], key: string): OtlpAttribute['val
 
 describe('tracing: OTLP/HTTP export @integration', () => {
   let mock: MockProvider;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: OtlpReceiver;
 
   before(async () => {
     mock = await startOpenAIMock();
-    receiver = await startReceiver();
+    receiver = await startOtlpReceiver();
   });
   after(async () => {
     await mock.close();
-    await new Promise<void>((resolve) => receiver.server.close(() => resolve()));
+    await receiver.close();
   });
 
   it('sends the request\'s two spans, with the service name and the configured headers, by the time the gateway closed', async () => {
@@ -103,7 +62,10 @@ describe('tracing: OTLP/HTTP export @integration', () => {
     expect(attempt.parentSpanId).to.equal(server.spanId);
     expect(attribute(server.attributes, 'sluice.request_id')).to.deep.equal({ stringValue: requestId! });
     expect(attribute(attempt.attributes, 'gen_ai.provider.name')).to.deep.equal({ stringValue: 'openai' });
-    expect(Number(attribute(attempt.attributes, 'gen_ai.usage.input_tokens')?.intValue)).to.equal(17);
-    expect(Number(attribute(attempt.attributes, 'gen_ai.usage.output_tokens')?.intValue)).to.equal(4);
+    expect(attribute(attempt.attributes, 'gen_ai.usage.input_tokens')).to.deep.equal({ intValue: 17 });
+    expect(attribute(attempt.attributes, 'gen_ai.usage.output_tokens')).to.deep.equal({ intValue: 4 });
+    expect(attribute(attempt.attributes, 'gen_ai.response.finish_reasons')).to.deep.equal({ arrayValue: { values: [{ stringValue: 'stop' }] } });
+    expect(attribute(server.attributes, 'sluice.cost_usd')).to.deep.equal({ doubleValue: 0.00000495 });
+    expect(attribute(server.attributes, 'sluice.cache_hit')).to.deep.equal({ boolValue: false });
   });
 });

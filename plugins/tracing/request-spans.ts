@@ -2,7 +2,7 @@
 // client span per provider attempt under it. Spans are started and ended with the request's
 // own clock readings, so each is one startSpan and one end; a span not sampled does no more.
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
-import type { Attributes, Span, Tracer } from '@opentelemetry/api';
+import type { Span, Tracer } from '@opentelemetry/api';
 import type { Attempt, RequestContext } from '../../core/context.js';
 import { toGatewayError } from '../../core/errors.js';
 import type { GatewayError } from '../../core/errors.js';
@@ -27,9 +27,11 @@ declare module '../../core/context.js' {
   }
 }
 
+const TIME_ORIGIN = performance.timeOrigin;
+
 /** `performance.now()` readings as the epoch milliseconds spans take. */
 function epochMs(mono: number): number {
-  return performance.timeOrigin + mono;
+  return TIME_ORIGIN + mono;
 }
 
 function now(): number {
@@ -55,21 +57,17 @@ export class RequestTracer {
   start(ctx: RequestContext): void {
     const operation = ctx.route.operation;
     if (operation === null) return;
-    const span = this.#tracer.startSpan(
-      `${ctx.req.method ?? 'GET'} ${ctx.route.path}`,
-      {
-        kind: SpanKind.SERVER,
-        startTime: epochMs(ctx.startMono),
-        attributes: {
-          'http.request.method': ctx.req.method ?? 'GET',
-          'http.route': ctx.route.path,
-          'url.path': ctx.path,
-          'gen_ai.operation.name': genAiOperationName(operation),
-          'sluice.request_id': ctx.id,
-        },
-      },
-      clientContext(ctx.req.headers.traceparent),
-    );
+    const method = ctx.req.method ?? 'GET';
+    const span = this.#tracer.startSpan(`${method} ${ctx.route.path}`, { kind: SpanKind.SERVER, startTime: epochMs(ctx.startMono) }, clientContext(ctx.req.headers.traceparent));
+    // One by one, after the start: attributes given to startSpan are copied twice over for the
+    // sampler, and the standard samplers read none.
+    if (span.isRecording()) {
+      span.setAttribute('http.request.method', method);
+      span.setAttribute('http.route', ctx.route.path);
+      span.setAttribute('url.path', ctx.path);
+      span.setAttribute('gen_ai.operation.name', genAiOperationName(operation));
+      span.setAttribute('sluice.request_id', ctx.id);
+    }
     const context = span.spanContext();
     // Only a sampled trace exists anywhere: the audit keeps ids an operator can look up.
     if ((context.traceFlags & TraceFlags.SAMPLED) !== 0) ctx.traceId = context.traceId;
@@ -83,21 +81,23 @@ export class RequestTracer {
 
   /** Wraps a provider handler (gw.providers.wrapHandlers): a client span around each attempt. */
   readonly wrap = (handler: OperationHandler, provider: Provider, operation: string): OperationHandler => {
-    const fixed: Attributes = {
-      'gen_ai.operation.name': genAiOperationName(operation),
-      'gen_ai.provider.name': genAiProviderName(provider.type),
-      'sluice.provider': provider.name,
-    };
-    const prefix = `${genAiOperationName(operation)} `;
+    const operationName = genAiOperationName(operation);
+    const providerName = genAiProviderName(provider.type);
+    const prefix = `${operationName} `;
     return (request, target) => {
       const locals = this.#inFlight.get(request.id);
       if (locals === undefined) return handler(request, target);
       locals.handled++;
       // On the request's clock, as the server span: the SDK's own reads whole milliseconds, and an
       // attempt would seem to start before the request it belongs to.
-      const span = this.#tracer.startSpan(prefix + target.model, { kind: SpanKind.CLIENT, attributes: fixed, startTime: now() }, trace.setSpan(ROOT_CONTEXT, locals.span));
+      const span = this.#tracer.startSpan(prefix + target.model, { kind: SpanKind.CLIENT, startTime: now() }, trace.setSpan(ROOT_CONTEXT, locals.span));
       if (this.#propagateTranslated) request.meter.upstreamHeaders = { traceparent: traceparentOf(span.spanContext()) };
-      if (span.isRecording()) span.setAttribute('gen_ai.request.model', target.model);
+      if (span.isRecording()) {
+        span.setAttribute('gen_ai.operation.name', operationName);
+        span.setAttribute('gen_ai.provider.name', providerName);
+        span.setAttribute('sluice.provider', provider.name);
+        span.setAttribute('gen_ai.request.model', target.model);
+      }
       return handler(request, target).then(
         (reply) => {
           if (reply.kind === 'stream') locals.streaming = span;
@@ -159,10 +159,12 @@ export class RequestTracer {
     const model = ctx.model === null ? null : ctx.model.slice(ctx.model.indexOf('/') + 1);
     const span = this.#tracer.startSpan(
       model === null ? operation : `${operation} ${model}`,
-      { kind: SpanKind.CLIENT, startTime: epochMs(endMono - attempt.duration_ms), attributes: { 'gen_ai.operation.name': operation, 'sluice.provider': attempt.provider } },
+      { kind: SpanKind.CLIENT, startTime: epochMs(endMono - attempt.duration_ms) },
       trace.setSpan(ROOT_CONTEXT, parent),
     );
     if (span.isRecording()) {
+      span.setAttribute('gen_ai.operation.name', operation);
+      span.setAttribute('sluice.provider', attempt.provider);
       span.setAttribute('http.response.status_code', attempt.status);
       if (ctx.target !== null) span.setAttribute('gen_ai.provider.name', genAiProviderName(ctx.target.provider.type));
       if (model !== null) span.setAttribute('gen_ai.request.model', model);
