@@ -73,6 +73,11 @@ const SCRIPTS: Record<string, (req: RecordedRequest, res: ServerResponse) => voi
     res.write(`data: ${JSON.stringify(STREAM_ERROR)}\n\n`);
     res.end('data: [DONE]\n\n');
   },
+  'error-event-quotes-key': async (_req, res) => {
+    startStream(res);
+    res.write(CHUNKS[0]);
+    res.end(`data: ${JSON.stringify({ error: { message: `key ${OPENAI_KEY} is over its quota`, type: 'server_error', param: null, code: 'quota' } })}\n\n`);
+  },
   'error-first': (_req, res) => {
     startStream(res);
     res.end(`data: ${JSON.stringify(STREAM_ERROR)}\n\n`);
@@ -389,6 +394,17 @@ describe('errors: the contract table @integration', () => {
         ...FIRST_TWO,
         JSON.stringify({ error: { message: STREAM_ERROR.error.message, type: 'provider_error', code: 'overloaded', param: null, provider: 'openai' } }),
       ]);
+    });
+
+    it('an error event quoting the credential the gateway sent is redacted, for the client and in the audit log', async () => {
+      const res = await gw.fetch('/v1/chat/completions', chat('openai/error-event-quotes-key', { stream: true }));
+      const id = res.headers.get('x-request-id')!;
+      const events = await readSseData(res);
+      const message = 'key [redacted] is over its quota';
+      expect(events.at(-1)).to.equal(JSON.stringify({ error: { message, type: 'provider_error', code: 'quota', param: null, provider: 'openai' } }));
+      const entry = (await (await gw.fetch(`/admin/audit/${id}`)).json()) as { error: { message: string } };
+      expect(entry.error.message).to.equal(message);
+      expect(JSON.stringify(entry)).not.to.include(OPENAI_KEY);
     });
 
     it('the openai SDK raises the in-stream error after the chunks it got', async () => {
