@@ -1,6 +1,6 @@
 // Command-line flags of `npm run bench -- ...`.
 import { parseArgs } from 'node:util';
-import { TARGET_IDS, type TargetId } from './targets.js';
+import { CALLERS, TARGET_IDS, type Caller, type TargetId } from './targets.js';
 
 export interface BenchOptions {
   targets: TargetId[];
@@ -14,8 +14,8 @@ export interface BenchOptions {
   configPath: string | null;
   /** The bearer token the load sends to Sluice; null: the master key. */
   apiKey: string | null;
-  /** Who calls Sluice: the master key, or an API key the run creates first (the keys plugin's lookup on the path). */
-  caller: 'master' | 'key';
+  /** Who calls Sluice: the master key, or an API key the run creates first (the keys plugin's lookup on the path), bare or with a budget and rate limits. */
+  caller: Caller;
   /** Fixed request rate of the latency measurement. */
   openLoopRate: number;
   connections: number;
@@ -31,7 +31,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --connections <n>   wrk connections (default 50)
   --config <file>     passed to Sluice as GATEWAY_CONFIG
   --api-key <token>   the bearer token sent to Sluice (default: its master key), e.g. a key with limits
-  --caller <who>      master (default) or key: an API key created through /admin/keys calls Sluice
+  --caller <who>      master (default); key: an API key created through /admin/keys calls Sluice;
+                      limited-key: the same with a budget and rate limits no run reaches
   --json <file>       also write the results as JSON
   --help`;
 
@@ -62,9 +63,9 @@ function parseTargets(raw: string): TargetId[] {
   return TARGET_IDS.filter((id) => wanted.includes(id));
 }
 
-function parseCaller(raw: string): 'master' | 'key' {
-  if (raw !== 'master' && raw !== 'key') throw new Error(`--caller must be master or key, got '${raw}'`);
-  return raw;
+function parseCaller(raw: string): Caller {
+  if (!(CALLERS as readonly string[]).includes(raw)) throw new Error(`--caller must be one of ${CALLERS.join(', ')}, got '${raw}'`);
+  return raw as Caller;
 }
 
 /** Returns null when --help was asked for. */

@@ -2,9 +2,11 @@
 // against the bare forwarder with the project's performance targets.
 import { writeFile } from 'node:fs/promises';
 import type { OpenLoopResult } from './open-loop-runner.js';
-import { TARGET_LABELS, type TargetId } from './targets.js';
+import { TARGET_LABELS, type Caller, type TargetId } from './targets.js';
 import type { WrkResult } from './wrk.js';
 import { WORKLOADS, type WorkloadId } from './workloads.js';
+
+const CALLER_TEXT: Record<Caller, string> = { master: 'the master key', key: 'an API key', 'limited-key': 'an API key with a budget and rate limits' };
 
 /** The performance targets Sluice is held to (bench/README.md). */
 export const GOALS = { cpuRatioMax: 1.4, addedP50MaxMs: 0.5, addedP99MaxMs: 2 } as const;
@@ -54,7 +56,7 @@ export interface Comparison {
 export interface BenchReport {
   startedAt: string;
   environment: { node: string; cpus: number; cpuModel: string; pinned: boolean; cores: Record<string, string> };
-  settings: { durationSeconds: number; warmupSeconds: number; rounds: number; connections: number; openLoopRate: number; configPath: string | null; caller: 'master' | 'key' };
+  settings: { durationSeconds: number; warmupSeconds: number; rounds: number; connections: number; openLoopRate: number; configPath: string | null; caller: Caller };
   skippedTargets: { target: TargetId; reason: string }[];
   measurements: Measurement[];
   comparisons: Comparison[];
@@ -188,7 +190,7 @@ export function renderReport(report: BenchReport): string {
     `Sluice benchmark  ${report.startedAt}  node ${environment.node}  ${environment.cpus} cpu (${environment.cpuModel})`,
     `throughput: wrk -t1 -c${settings.connections}, ${settings.durationSeconds}s per target in ${settings.rounds} alternating turns, after ${settings.warmupSeconds}s warmup; ` +
       `latency: open loop at ${settings.openLoopRate} req/s, ${settings.durationSeconds}s per target, targets taking turns; ` +
-      `sluice called with ${settings.caller === 'key' ? 'an API key' : 'the master key'}`,
+      `sluice called with ${CALLER_TEXT[settings.caller]}`,
     environment.pinned
       ? `cores: ${Object.entries(environment.cores).map(([what, core]) => `${what} -> ${core}`).join('; ')}`
       : 'cores: NOT pinned (taskset missing or fewer than 2 cores); throughput and latency are less trustworthy',

@@ -84,6 +84,15 @@ export async function startBare(children: ChildSet, workDir: string, cpu: number
   return { id: 'bare', origin, model: 'gpt-4o-mini', headers: { authorization: `Bearer ${UPSTREAM_API_KEY}` }, process: child };
 }
 
+export const CALLERS = ['master', 'key', 'limited-key'] as const;
+export type Caller = (typeof CALLERS)[number];
+
+/** The key `--caller limited-key` creates: a budget and rate limits no bench run reaches, so each is checked and settled on every call. */
+const LIMITED_KEY = {
+  budget: { amount_usd: 1_000_000, period: 'total' },
+  rate_limit: { rpm: 1_000_000_000, tpm: 1_000_000_000_000, concurrent: 100_000 },
+};
+
 export type SluiceStart = { ok: true; target: Target } | { ok: false; reason: string };
 
 /** Sluice may not exist yet, or may not start: either is reported and the run goes on without it. */
@@ -93,7 +102,7 @@ export async function startSluice(
   cpu: number | null,
   mock: Target,
   configPath: string | null,
-  caller: 'master' | 'key' = 'master',
+  caller: Caller = 'master',
   /** A bearer token to send instead (a key the config's own key store knows), e.g. one with limits. */
   apiKey: string | null = null,
 ): Promise<SluiceStart> {
@@ -129,9 +138,9 @@ export async function startSluice(
     return { ok: false, reason: `sluice ${why}; last lines of its log:\n${await tailOf(logFile)}` };
   }
   let token = apiKey ?? SLUICE_MASTER_KEY;
-  if (caller === 'key') {
+  if (caller !== 'master') {
     try {
-      token = await createApiKey(origin);
+      token = await createApiKey(origin, caller === 'limited-key' ? LIMITED_KEY : {});
     } catch (err) {
       await child.stop();
       return { ok: false, reason: `no API key to call it with: ${(err as Error).message}` };
@@ -143,12 +152,12 @@ export async function startSluice(
   };
 }
 
-/** The secret of a new API key with no limits (the keys plugin must be in the config). */
-async function createApiKey(origin: string): Promise<string> {
+/** The secret of a new API key (the keys plugin must be in the config). */
+async function createApiKey(origin: string, limits: object): Promise<string> {
   const res = await fetch(`${origin}/admin/keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${SLUICE_MASTER_KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench' }),
+    body: JSON.stringify({ name: 'bench', ...limits }),
   });
   const body = (await res.json()) as { secret?: string };
   if (res.status !== 201 || body.secret === undefined) throw new Error(`POST /admin/keys answered ${res.status}: ${JSON.stringify(body)}`);
