@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { isGatewayError } from '../../../core/errors.js';
 import type { AuditEntry, AuditSummary } from '../audit-entry.js';
 import { isUnpriced, usageModel } from '../audit-entry.js';
-import type { AuditFilter, NewKey, Store, UsageGroupBy, UsageRow } from './store.js';
+import type { AuditFilter, NewKey, Store, UsageBucket, UsageGroupBy, UsageRow } from './store.js';
 import { syntheticEntry } from './synthetic-entry.js';
 import { sortUsage } from './usage-sums.js';
 
@@ -61,11 +61,13 @@ export function variedEntries(count: number, start = T0): AuditEntry[] {
 }
 
 /** Usage as the contract defines it, computed from the entries. */
-export function expectedUsage(entries: readonly AuditEntry[], groupBy: UsageGroupBy, from: number, to: number): UsageRow[] {
-  const rows = new Map<string | null, UsageRow>();
+export function expectedUsage(entries: readonly AuditEntry[], groupBy: UsageGroupBy | null, from: number, to: number, bucket: UsageBucket | null = null): UsageRow[] {
+  const rows = new Map<string, UsageRow>();
   const add = (value: string | null, e: AuditEntry): void => {
-    let row = rows.get(value);
-    if (row === undefined) rows.set(value, (row = { value, requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_pico: 0n, unpriced_requests: 0 }));
+    const start = bucketStart(e.ts, bucket, from);
+    const key = `${start} ${value}`;
+    let row = rows.get(key);
+    if (row === undefined) rows.set(key, (row = { bucket: start, value, requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_pico: 0n, unpriced_requests: 0 }));
     row.requests++;
     row.input_tokens += e.input_tokens;
     row.output_tokens += e.output_tokens;
@@ -75,7 +77,8 @@ export function expectedUsage(entries: readonly AuditEntry[], groupBy: UsageGrou
   };
   for (const e of entries) {
     if (e.ts < from || e.ts >= to) continue;
-    if (groupBy === 'key') add(e.key_id, e);
+    if (groupBy === null) add(null, e);
+    else if (groupBy === 'key') add(e.key_id, e);
     else if (groupBy === 'model') add(usageModel(e), e);
     else if (groupBy === 'provider') add(e.provider, e);
     else {
@@ -87,6 +90,13 @@ export function expectedUsage(entries: readonly AuditEntry[], groupBy: UsageGrou
     }
   }
   return sortUsage([...rows.values()]);
+}
+
+/** The UTC hour or day `ts` falls in, from the calendar (not the stores' arithmetic); the window's start without a bucket. */
+function bucketStart(ts: number, bucket: UsageBucket | null, from: number): number {
+  if (bucket === null) return from;
+  const d = new Date(ts);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), bucket === 'hour' ? d.getUTCHours() : 0);
 }
 
 /** A key with every field set, distinct by n. */
@@ -220,7 +230,7 @@ export function describeStore(name: string, fixture: StoreFixture): void {
       }
     });
 
-    it('sums usage exactly for any window and grouping, edges inside hours', async () => {
+    it('sums usage exactly for any window, grouping and bucket, edges inside hours', async () => {
       const entries = variedEntries(120);
       for (let i = 0; i < entries.length; i += 17) await store.audit.insert(entries.slice(i, i + 17));
       const windows: Array<[number, number]> = [
@@ -228,12 +238,45 @@ export function describeStore(name: string, fixture: StoreFixture): void {
         [T0 + 90 * 60_000, T0 + 30 * HOUR + 1],
         [T0 + 5 * 60_000, T0 + 50 * 60_000],
         [Date.UTC(2026, 2, 2, 12), Date.UTC(2026, 2, 3, 3)],
+        // No whole hour inside, across an hour's end.
+        [Date.UTC(2026, 2, 2, 23, 10), Date.UTC(2026, 2, 3, 0, 40)],
       ];
       for (const [from, to] of windows) {
-        for (const groupBy of ['key', 'model', 'provider', 'label:team', 'label:env', 'label:constructor', 'label:hasOwnProperty', 'label:toString'] as const) {
-          expect(await store.audit.usage(groupBy, from, to), `${groupBy} over [${from}, ${to})`).to.deep.equal(expectedUsage(entries, groupBy, from, to));
+        for (const groupBy of [null, 'key', 'model', 'provider', 'label:team', 'label:env', 'label:constructor', 'label:hasOwnProperty', 'label:toString'] as const) {
+          for (const bucket of [null, 'hour', 'day'] as const) {
+            const expected = expectedUsage(entries, groupBy, from, to, bucket);
+            expect(await store.audit.usage(groupBy, from, to, bucket), `${groupBy} per ${bucket} over [${from}, ${to})`).to.deep.equal(expected);
+          }
         }
       }
+    });
+
+    it('puts each call in its UTC hour or day, the edge buckets holding only what lies inside the window', async () => {
+      const at = (n: number, ts: number, cost: number | null): AuditEntry => syntheticEntry({ id: idOf(n), ts, provider: 'demo', cost_pico: cost, input_tokens: n, output_tokens: 0, total_tokens: n });
+      await store.audit.insert([
+        at(1, Date.UTC(2026, 2, 2, 10, 5), 1), // before the window
+        at(2, Date.UTC(2026, 2, 2, 10, 50), 20),
+        at(3, Date.UTC(2026, 2, 2, 11, 30), 300),
+        at(4, Date.UTC(2026, 2, 2, 11, 45), null),
+        at(5, Date.UTC(2026, 2, 3, 0, 10), 4_000),
+        at(6, Date.UTC(2026, 2, 3, 0, 20), 50_000), // at the window's end: outside
+      ]);
+      const from = Date.UTC(2026, 2, 2, 10, 30);
+      const to = Date.UTC(2026, 2, 3, 0, 20);
+      const row = (bucket: number, requests: number, tokens: number, cost: bigint, unpriced = 0): UsageRow => ({
+        bucket, value: null, requests, input_tokens: tokens, output_tokens: 0, total_tokens: tokens, cost_pico: cost, unpriced_requests: unpriced,
+      });
+      expect(await store.audit.usage(null, from, to, 'hour')).to.deep.equal([
+        row(Date.UTC(2026, 2, 2, 10), 1, 2, 20n),
+        row(Date.UTC(2026, 2, 2, 11), 2, 7, 300n, 1),
+        row(Date.UTC(2026, 2, 3, 0), 1, 5, 4_000n),
+      ]);
+      expect(await store.audit.usage(null, from, to, 'day')).to.deep.equal([row(Date.UTC(2026, 2, 2), 3, 9, 320n, 1), row(Date.UTC(2026, 2, 3), 1, 5, 4_000n)]);
+      expect(await store.audit.usage(null, from, to)).to.deep.equal([row(from, 4, 14, 4_320n, 1)]);
+      expect(await store.audit.usage('provider', from, to, 'day')).to.deep.equal([
+        { ...row(Date.UTC(2026, 2, 2), 3, 9, 320n, 1), value: 'demo' },
+        { ...row(Date.UTC(2026, 2, 3), 1, 5, 4_000n), value: 'demo' },
+      ]);
     });
 
     it('reports each provider\'s requests, failures, client errors, durations and last error over a window', async () => {
@@ -301,6 +344,7 @@ export function describeStore(name: string, fixture: StoreFixture): void {
       const from = Date.UTC(2026, 2, 2, 11);
       const to = Date.UTC(2026, 2, 3, 6);
       expect(await store.audit.usage('model', from, to)).to.deep.equal(expectedUsage(entries, 'model', from, to));
+      expect(await store.audit.usage('model', from, to, 'hour')).to.deep.equal(expectedUsage(entries, 'model', from, to, 'hour'));
       expect(await store.audit.purgeBefore(cut)).to.equal(0);
     });
 

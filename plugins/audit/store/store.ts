@@ -9,6 +9,9 @@ import type { AuditEntry, AuditSummary } from '../audit-entry.js';
 /** `key`, `model`, `provider` or `label:<name>`. */
 export type UsageGroupBy = 'key' | 'model' | 'provider' | `label:${string}`;
 
+/** Usage split per UTC hour or day (usage-buckets.ts). */
+export type UsageBucket = 'hour' | 'day';
+
 export interface LabelFilter {
   name: string;
   value: string;
@@ -40,6 +43,8 @@ export interface AuditPage {
 }
 
 export interface UsageRow {
+  /** Start of the row's time bucket, ms since the epoch: the window's start when usage is not bucketed. */
+  bucket: number;
   /** The key id, model id, provider or label value; null for calls without one. */
   value: string | null;
   requests: number;
@@ -98,11 +103,14 @@ export interface AuditStore {
   /** One page, newest first; a cursor this store did not make is a 400 (GatewayError, param `cursor`). */
   query(filter: AuditFilter, cursor: string | null, limit: number): Promise<AuditPage>;
   /**
-   * Exact totals over [from, to) (ms), sorted by cost then requests, descending. A label
-   * grouping counts an entry once under each of its values, and the entries without the label
-   * in one row whose value is null (absent when there are none).
+   * Exact totals over [from, to) (ms), per bucket: each UTC hour or day the window touches (the
+   * first and last only as far as they lie inside it), or without `bucket` the whole window as
+   * one. Sorted by bucket, then cost then requests, descending; rows without requests are left
+   * out. A label grouping counts an entry once under each of its values, and the entries without
+   * the label in one row whose value is null (absent when there are none); no grouping (null)
+   * gives one row of totals per bucket, its value null.
    */
-  usage(groupBy: UsageGroupBy, from: number, to: number): Promise<UsageRow[]>;
+  usage(groupBy: UsageGroupBy | null, from: number, to: number, bucket?: UsageBucket | null): Promise<UsageRow[]>;
   /**
    * Per provider with entries in [from, to) (ms), by provider name: requests, errors, durations
    * and the last error. Read through the (provider, ts) and ts indexes: the rows of the window

@@ -1,10 +1,12 @@
-// Usage rows being summed from rollup cells and raw entries, by value. Dialect-neutral: both
-// stores add what their queries give and read the sorted rows.
+// Usage rows being summed from rollup cells and raw entries, by bucket and value.
+// Dialect-neutral: both stores add what their queries give and read the sorted rows.
 import type { UsageRow } from './store.js';
 import { HOUR_MS, NO_VALUE } from './usage-rollup.js';
 
-/** What one query row gives (counts may come as bigint from the driver). */
+/** What one query row gives (counts may come as bigint or text from the driver). */
 export interface SumRow {
+  /** The bucket's start (usage-buckets.ts). */
+  bucket: number | bigint | string;
   value: string;
   requests: number | bigint;
   input_tokens: number | bigint;
@@ -18,10 +20,12 @@ export class UsageSums {
   readonly #rows = new Map<string, UsageRow>();
 
   add(r: SumRow, sign: 1 | -1 = 1): void {
-    let row = this.#rows.get(r.value);
+    const bucket = Number(r.bucket);
+    const key = `${bucket}\u0000${r.value}`;
+    let row = this.#rows.get(key);
     if (row === undefined) {
-      row = { value: r.value, requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_pico: 0n, unpriced_requests: 0 };
-      this.#rows.set(r.value, row);
+      row = { bucket, value: r.value, requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_pico: 0n, unpriced_requests: 0 };
+      this.#rows.set(key, row);
     }
     row.requests += sign * Number(r.requests);
     row.input_tokens += sign * Number(r.input_tokens);
@@ -36,11 +40,7 @@ export class UsageSums {
     return this;
   }
 
-  get(value: string): UsageRow | undefined {
-    return this.#rows.get(value);
-  }
-
-  /** Rows with requests, '' as null, by cost then requests (descending), then value. */
+  /** Rows with requests, '' as null, by bucket, then by cost and requests (descending), then value. */
   rows(): UsageRow[] {
     return sortUsage([...this.#rows.values()].filter((r) => r.requests > 0).map((r) => ({ ...r, value: r.value === NO_VALUE ? null : r.value })));
   }
@@ -48,6 +48,7 @@ export class UsageSums {
 
 export function sortUsage(rows: UsageRow[]): UsageRow[] {
   return rows.sort((a, b) => {
+    if (a.bucket !== b.bucket) return a.bucket - b.bucket;
     if (a.cost_pico !== b.cost_pico) return a.cost_pico < b.cost_pico ? 1 : -1;
     if (a.requests !== b.requests) return b.requests - a.requests;
     if (a.value === b.value) return 0;

@@ -2,7 +2,7 @@
 // posts a message and awaits the answer, so no read, search or purge ever stalls it.
 import type { AuditEntry } from '../audit-entry.js';
 import { WorkerRpc } from '../worker-rpc.js';
-import type { AuditFilter, AuditPage, AuditStore, KeyFields, KeysStore, NewKey, ProviderHealth, Store, StoreSpec, StoredKey, UsageGroupBy, UsageRow } from './store.js';
+import type { AuditFilter, AuditPage, AuditStore, KeyFields, KeysStore, NewKey, ProviderHealth, Store, StoreSpec, StoredKey, UsageBucket, UsageGroupBy, UsageRow } from './store.js';
 
 export class WorkerStore implements Store {
   readonly audit: AuditStore;
@@ -17,7 +17,7 @@ export class WorkerStore implements Store {
       insert: (entries: readonly AuditEntry[]) => rpc.call<void>('insert', entries),
       get: (id: string) => rpc.call<AuditEntry | null>('get', id),
       query: (filter: AuditFilter, cursor: string | null, limit: number) => rpc.call<AuditPage>('query', filter, cursor, limit),
-      usage: (groupBy: UsageGroupBy, from: number, to: number) => rpc.call<UsageRow[]>('usage', groupBy, from, to),
+      usage: (groupBy: UsageGroupBy | null, from: number, to: number, bucket: UsageBucket | null = null) => rpc.call<UsageRow[]>('usage', groupBy, from, to, bucket),
       providerHealth: (from: number, to: number) => rpc.call<ProviderHealth[]>('providerHealth', from, to),
       purgeBefore: (ts: number) => rpc.call<number>('purgeBefore', ts),
     };

@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { Pool, PoolClient } from 'pg';
 import type { AuditEntry } from '../../audit-entry.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import type { AuditFilter, AuditPage, AuditStore, ProviderHealth, Store, UsageGroupBy, UsageRow } from '../store.js';
+import type { AuditFilter, AuditPage, AuditStore, ProviderHealth, Store, UsageBucket, UsageGroupBy, UsageRow } from '../store.js';
 import { SCHEMA_NAME } from '../store-options.js';
 import { ENTRY_COLUMNS, entryOfRow, pgText } from './entry-columns.js';
 import { insertEntries } from './insert.js';
@@ -95,8 +95,8 @@ export class PostgresAuditStore implements AuditStore {
     };
   }
 
-  usage(groupBy: UsageGroupBy, from: number, to: number): Promise<UsageRow[]> {
-    return this.#inSnapshot((db) => usageRows(db, groupBy, from, to));
+  usage(groupBy: UsageGroupBy | null, from: number, to: number, bucket: UsageBucket | null = null): Promise<UsageRow[]> {
+    return this.#inSnapshot((db) => usageRows(db, groupBy, from, to, bucket));
   }
 
   providerHealth(from: number, to: number): Promise<ProviderHealth[]> {

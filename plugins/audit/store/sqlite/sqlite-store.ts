@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
 import type { AuditEntry } from '../../audit-entry.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import type { AuditFilter, AuditPage, AuditStore, ProviderHealth, Store, UsageGroupBy, UsageRow } from '../store.js';
+import type { AuditFilter, AuditPage, AuditStore, ProviderHealth, Store, UsageBucket, UsageGroupBy, UsageRow } from '../store.js';
 import { applyBodyIndexSetting } from './body-index.js';
 import { candidateQuery, MAX_WORDS } from './body-search.js';
 import type { VocabularyLookup } from './body-search.js';
@@ -119,8 +119,8 @@ export class SqliteAuditStore implements AuditStore {
     });
   }
 
-  usage(groupBy: UsageGroupBy, from: number, to: number): Promise<UsageRow[]> {
-    return Promise.resolve(this.#usage.rows(groupBy, from, to));
+  usage(groupBy: UsageGroupBy | null, from: number, to: number, bucket: UsageBucket | null = null): Promise<UsageRow[]> {
+    return Promise.resolve(this.#usage.rows(groupBy, from, to, bucket));
   }
 
   providerHealth(from: number, to: number): Promise<ProviderHealth[]> {
