@@ -228,6 +228,73 @@ describe('audit log through the openai SDK @integration', () => {
   });
 });
 
+describe('usage per hour through the admin API @integration', function () {
+  this.timeout(30_000);
+  const HOUR = 3_600_000;
+  const MINUTE = 60_000;
+  let gw: TestGateway;
+  // The UTC hour the calls are made in.
+  let hour = 0;
+
+  const iso = (ms: number): string => new Date(ms).toISOString();
+  const zero = (bucket: number): Record<string, unknown> => ({ bucket: iso(bucket), value: null, requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_usd: '0', unpriced_requests: 0 });
+
+  before(async () => {
+    gw = await startTestGateway({ config: DEMO_CONFIG, env: TAGGING_ENV });
+    // Calls a few seconds before an hour's end could fall on either side: make them after it.
+    const left = HOUR - (Date.now() % HOUR);
+    if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 10));
+    hour = Math.floor(Date.now() / HOUR) * HOUR;
+    // 12 input and 5 output tokens (above): 4,800,000 picodollars.
+    await gw.client().chat.completions.create({ model: 'demo/echo', messages: [{ role: 'user', content: 'Hello there, gateway!' }] }, { headers: { 'x-team': 'ml' } });
+    // 11 and 4: 4,050,000.
+    await gw.client().chat.completions.create({ model: 'demo/echo', messages: [{ role: 'user', content: 'Stream me, please' }] });
+  });
+  after(() => gw.close());
+
+  it('lists every hour of the window without group_by, zeros included, the calls in their hour', async () => {
+    // The window starts and ends inside an hour: five buckets, the first and last partial.
+    const from = hour - 90 * MINUTE;
+    const to = hour + 2 * HOUR + 15 * MINUTE;
+    const res = await gw.fetch(`/admin/usage?bucket=hour&from=${iso(from)}&to=${iso(to)}`);
+    expect(res.status).to.equal(200);
+    expect(await res.json()).to.deep.equal({
+      object: 'list',
+      group_by: null,
+      bucket: 'hour',
+      from: iso(from),
+      to: iso(to),
+      data: [
+        zero(hour - 2 * HOUR),
+        zero(hour - HOUR),
+        { bucket: iso(hour), value: null, requests: 2, input_tokens: 23, output_tokens: 9, total_tokens: 32, cost_usd: '0.00000885', unpriced_requests: 0 },
+        zero(hour + HOUR),
+        zero(hour + 2 * HOUR),
+      ],
+    });
+  });
+
+  it('splits a grouping per bucket, listing only the values that had calls', async () => {
+    const res = await gw.fetch(`/admin/usage?group_by=label:team&bucket=hour&from=${iso(hour - HOUR)}&to=${iso(hour + HOUR)}`);
+    expect(res.status).to.equal(200);
+    expect(((await res.json()) as { data: unknown[] }).data).to.deep.equal([
+      { bucket: iso(hour), value: 'ml', requests: 1, input_tokens: 12, output_tokens: 5, total_tokens: 17, cost_usd: '0.0000048', unpriced_requests: 0 },
+      { bucket: iso(hour), value: null, requests: 1, input_tokens: 11, output_tokens: 4, total_tokens: 15, cost_usd: '0.00000405', unpriced_requests: 0 },
+    ]);
+  });
+
+  it('refuses an unknown bucket and more than 1000 buckets with a 400 naming bucket', async () => {
+    await expectError(await gw.fetch('/admin/usage?bucket=week'), 400, { message: "'bucket' must be hour or day", type: 'invalid_request_error', code: null, param: 'bucket' });
+    await expectError(await gw.fetch('/admin/usage?bucket=hour&from=2026-01-01&to=2026-03-01'), 400, {
+      message: "'bucket=hour' splits this window into 1416 buckets; at most 1000 per call: narrow 'from' and 'to', or use bucket=day",
+      type: 'invalid_request_error',
+      code: null,
+      param: 'bucket',
+    });
+    await expectError(await gw.fetch('/admin/usage?bucket=day&group_by=team'), 400, { message: "'group_by' must be one of key, model, provider, label:<name>", type: 'invalid_request_error', code: null, param: 'group_by' });
+  });
+});
+
 describe('audit log across a restart @integration', () => {
   it('close() writes the entries of the last requests before it returns', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'sluice-audit-restart-'));

@@ -69,14 +69,36 @@ describe('audit query parameters', () => {
 
   it('reads usage parameters, defaulting to the last 30 days', () => {
     const now = Date.UTC(2025, 2, 31, 12, 34, 56);
-    expect(parseUsageQuery(q('group_by=label:team'), now)).to.deep.equal({ groupBy: 'label:team', from: now - 30 * 86_400_000, to: now });
-    expect(parseUsageQuery(q('group_by=key&from=2025-03-01&to=2025-03-02'), now)).to.deep.equal({ groupBy: 'key', from: Date.UTC(2025, 2, 1), to: Date.UTC(2025, 2, 2) });
+    expect(parseUsageQuery(q('group_by=label:team'), now)).to.deep.equal({ groupBy: 'label:team', bucket: null, from: now - 30 * 86_400_000, to: now });
+    expect(parseUsageQuery(q('group_by=key&from=2025-03-01&to=2025-03-02'), now)).to.deep.equal({ groupBy: 'key', bucket: null, from: Date.UTC(2025, 2, 1), to: Date.UTC(2025, 2, 2) });
     for (const [text, param] of [
       ['', 'group_by'],
       ['group_by=team', 'group_by'],
       ['group_by=label:', 'group_by'],
       ['group_by=model&from=2025-03-02&to=2025-03-01', 'from'],
       ['group_by=model&limit=5', 'limit'],
+    ] as const) {
+      expect(rejection(() => parseUsageQuery(q(text), now)), text).to.deep.equal({ status: 400, param });
+    }
+  });
+
+  it('reads a bucket, with or without group_by, up to 1000 buckets a call', () => {
+    const now = Date.UTC(2025, 2, 31, 12, 34, 56);
+    // The default 30 days in hours: 721 buckets, the first and last partial.
+    expect(parseUsageQuery(q('bucket=hour'), now)).to.deep.equal({ groupBy: null, bucket: 'hour', from: now - 30 * 86_400_000, to: now });
+    expect(parseUsageQuery(q('group_by=model&bucket=day&from=2025-03-01'), now)).to.deep.equal({ groupBy: 'model', bucket: 'day', from: Date.UTC(2025, 2, 1), to: now });
+    // Exactly 1000 hours, then one more.
+    expect(parseUsageQuery(q('bucket=hour&from=2025-01-01&to=2025-02-11T16:00'), now).bucket).to.equal('hour');
+    expect(parseUsageQuery(q('bucket=day&from=2023-01-01&to=2025-09-27'), now).bucket).to.equal('day');
+    for (const [text, param] of [
+      ['bucket=week', 'bucket'],
+      ['bucket=Hour', 'bucket'],
+      ['bucket=', 'bucket'],
+      ['bucket=hour&bucket=day', 'bucket'],
+      ['bucket=hour&from=2025-01-01&to=2025-02-11T16:00:00.001', 'bucket'],
+      ['bucket=day&from=2023-01-01&to=2025-09-27T00:00:01', 'bucket'],
+      ['bucket=hour&group_by=team', 'group_by'],
+      ['bucket=hour&from=2025-03-02&to=2025-03-01', 'from'],
     ] as const) {
       expect(rejection(() => parseUsageQuery(q(text), now)), text).to.deep.equal({ status: 400, param });
     }

@@ -1,7 +1,8 @@
 // Query parameters of the admin endpoints, checked strictly: a mistyped filter name or value is
 // a 400 naming it, never a silently unfiltered answer.
 import { badRequest } from '../../../core/errors.js';
-import type { AuditFilter, UsageGroupBy } from '../store/store.js';
+import type { AuditFilter, UsageBucket, UsageGroupBy } from '../store/store.js';
+import { BUCKET_MS, bucketCount } from '../store/usage-buckets.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
@@ -10,9 +11,11 @@ const DAY_MS = 86_400_000;
 export const DEFAULT_USAGE_DAYS = 30;
 export const DEFAULT_PROVIDERS_HOURS = 1;
 const MAX_Q_LENGTH = 1000;
+// A day of hours over 41 days, or days over 2.7 years: plenty for a chart, and a bound on the answer.
+export const MAX_BUCKETS = 1000;
 
 const AUDIT_PARAMS: ReadonlySet<string> = new Set(['model', 'provider', 'key', 'label', 'status', 'from', 'to', 'q', 'limit', 'cursor']);
-const USAGE_PARAMS: ReadonlySet<string> = new Set(['group_by', 'from', 'to']);
+const USAGE_PARAMS: ReadonlySet<string> = new Set(['group_by', 'bucket', 'from', 'to']);
 const WINDOW_PARAMS: ReadonlySet<string> = new Set(['from', 'to']);
 // Date, or date and time with optional seconds, fraction and offset. Without an offset the
 // time is UTC (not the server's zone), so one query means the same everywhere.
@@ -35,7 +38,9 @@ export interface TimeWindow {
 }
 
 export interface UsageQuery extends TimeWindow {
-  groupBy: UsageGroupBy;
+  /** Null only with a bucket: totals per bucket. */
+  groupBy: UsageGroupBy | null;
+  bucket: UsageBucket | null;
 }
 
 export function parseAuditQuery(params: URLSearchParams): AuditQuery {
@@ -72,11 +77,25 @@ export function parseAuditQuery(params: URLSearchParams): AuditQuery {
 
 export function parseUsageQuery(params: URLSearchParams, now: number = Date.now()): UsageQuery {
   checkNames(params, USAGE_PARAMS);
+  const bucket = parseBucket(single(params, 'bucket'));
   const groupBy = single(params, 'group_by');
-  if (groupBy === null || !GROUP_BY.test(groupBy)) {
+  // Optional only with a bucket (totals per bucket: a time series); alone, a missing group_by is a mistake, as it always was.
+  if ((groupBy === null && bucket === null) || (groupBy !== null && !GROUP_BY.test(groupBy))) {
     throw badRequest("'group_by' must be one of key, model, provider, label:<name>", 'group_by');
   }
-  return { groupBy: groupBy as UsageGroupBy, ...parseWindow(params, DEFAULT_USAGE_DAYS * DAY_MS, now) };
+  const window = parseWindow(params, DEFAULT_USAGE_DAYS * DAY_MS, now);
+  const buckets = bucketCount(bucket, window.from, window.to);
+  if (buckets > MAX_BUCKETS) {
+    const hint = bucket === 'hour' ? ", or use bucket=day" : '';
+    throw badRequest(`'bucket=${bucket}' splits this window into ${buckets} buckets; at most ${MAX_BUCKETS} per call: narrow 'from' and 'to'${hint}`, 'bucket');
+  }
+  return { groupBy: groupBy as UsageGroupBy | null, bucket, ...window };
+}
+
+function parseBucket(text: string | null): UsageBucket | null {
+  if (text === null) return null;
+  if (!Object.hasOwn(BUCKET_MS, text)) throw badRequest("'bucket' must be hour or day", 'bucket');
+  return text as UsageBucket;
 }
 
 /** GET /admin/providers: `from` and `to` only, by default the last hour. */

@@ -1,16 +1,17 @@
 // The operator endpoints: GET /admin/audit (pages of summaries), GET /admin/audit/{id} (one
-// full entry) and GET /admin/usage (exact totals). Admin access only; the core answers 401/403.
+// full entry) and GET /admin/usage (exact totals, per hour or day on request). Admin access
+// only; the core answers 401/403.
 // Each read first has the writer store what is queued, so a request that just finished is
 // listed; an entry answered but not stored (the store failing) is answered from the writer.
 import { badRequest, GatewayError } from '../../../core/errors.js';
 import type { Gateway } from '../../../core/plugin.js';
 import { sendJson } from '../../../core/respond.js';
-import { formatUsd } from '../../pricing/money.js';
 import type { AuditEntry } from '../audit-entry.js';
 import type { AuditStore } from '../store/store.js';
 import type { PendingAnswer } from '../writer/writer-messages.js';
 import { parseAuditQuery, parseUsageQuery } from './params.js';
 import { addAdminGet } from './admin-get.js';
+import { usageView } from './usage-view.js';
 
 /** An entry as GET /admin/audit/{id} shows it: JSON bodies parsed back into JSON. */
 export interface AuditEntryView extends Omit<AuditEntry, 'request_body' | 'response_body'> {
@@ -57,22 +58,7 @@ export function registerAuditRoutes(gw: Gateway, options: AuditRoutesOptions): v
   addAdminGet(gw, '/admin/usage', async (ctx, params) => {
     const query = parseUsageQuery(params);
     await beforeRead();
-    const rows = await store.usage(query.groupBy, query.from, query.to);
-    sendJson(ctx, 200, {
-      object: 'list',
-      group_by: query.groupBy,
-      from: new Date(query.from).toISOString(),
-      to: new Date(query.to).toISOString(),
-      data: rows.map((r) => ({
-        value: r.value,
-        requests: r.requests,
-        input_tokens: r.input_tokens,
-        output_tokens: r.output_tokens,
-        total_tokens: r.total_tokens,
-        cost_usd: formatUsd(r.cost_pico),
-        unpriced_requests: r.unpriced_requests,
-      })),
-    });
+    sendJson(ctx, 200, usageView(query, await store.usage(query.groupBy, query.from, query.to, query.bucket)));
   });
 }
 
