@@ -134,9 +134,22 @@ describe('dashboard in Chromium @integration', function () {
     await open('Usage');
     await page.getByLabel('Group by').selectOption('label');
     await page.getByLabel('Label name').fill('user');
+    const usageCalls: URLSearchParams[] = [];
+    const record = (request: { url(): string }): void => {
+      const url = new URL(request.url());
+      if (url.pathname === '/admin/usage') usageCalls.push(url.searchParams);
+    };
+    page.on('request', record);
     await page.getByRole('button', { name: 'Show' }).click();
     const table = page.getByRole('table', { name: 'Usage by label:user' });
     await table.getByRole('rowheader', { name: 'bob' }).waitFor();
+    await page.getByText('Cost over time (USD per hour)').waitFor();
+    page.off('request', record);
+    // The table's call and one for cost over time: the last 7 days per hour, totals.
+    expect(usageCalls.map((p) => [p.get('group_by'), p.get('bucket')])).to.have.deep.members([
+      ['label:user', null],
+      [null, 'hour'],
+    ]);
     // The recorded completion counts 17 input and 4 output tokens; gpt-4o-mini costs $0.15 and
     // $0.60 per million: 17 × 0.15 + 4 × 0.6 = 4.95 µ$ a call.
     const rows = await Promise.all((await table.locator('tbody tr').all()).map((tr) => tr.locator('th, td').allTextContents()));

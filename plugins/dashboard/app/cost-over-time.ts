@@ -1,27 +1,30 @@
-// Cost over time from GET /admin/usage, which has no time buckets: the range is cut into
-// SLICES equal slices and each is asked for on its own (exact, since usage is exact for any
-// window). A `bucket` parameter on /admin/usage would make this one call.
+// Cost over time from one GET /admin/usage call with `bucket` and no group_by: the API lists
+// every bucket of the range, zeros included, each exact, so the points are drawn as they come.
 import { api, query } from './api.js';
-import type { List, UsageRow } from './types.js';
+import type { BucketedUsageRow, List, UsageBucket } from './types.js';
 
-const SLICES = 24;
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+// Hours while the range spans at most this many (8 1/3 days: the default week and a little more),
+// days beyond (up to the API's 1000 buckets: 2.7 years).
+const MAX_HOURLY_POINTS = 200;
 
 export interface CostPoint {
-  /** The slice's start, ms since the epoch. */
+  /** The bucket's start, ms since the epoch. */
   time: number;
   costUsd: number;
 }
 
-export async function costOverTime(fromIso: string, toIso: string): Promise<CostPoint[]> {
+export interface CostOverTime {
+  bucket: UsageBucket;
+  points: CostPoint[];
+}
+
+/** `fromIso` and `toIso` as the Usage screen sends them: an empty one is the API's default (30 days before, now). */
+export async function costOverTime(fromIso: string, toIso: string): Promise<CostOverTime> {
   const to = toIso === '' ? Date.now() : Date.parse(toIso);
-  const from = Date.parse(fromIso);
-  const step = Math.max(1, Math.ceil((to - from) / SLICES));
-  const starts = Array.from({ length: Math.ceil((to - from) / step) }, (_, i) => from + i * step);
-  return Promise.all(
-    starts.map(async (start) => {
-      const end = Math.min(start + step, to);
-      const rows = await api<List<UsageRow>>(`/admin/usage${query({ group_by: 'provider', from: new Date(start).toISOString(), to: new Date(end).toISOString() })}`);
-      return { time: start, costUsd: rows.data.reduce((sum, row) => sum + Number(row.cost_usd), 0) };
-    }),
-  );
+  const span = fromIso === '' ? 30 * DAY : to - Date.parse(fromIso);
+  const bucket: UsageBucket = span <= MAX_HOURLY_POINTS * HOUR ? 'hour' : 'day';
+  const rows = await api<List<BucketedUsageRow>>(`/admin/usage${query({ bucket, from: fromIso, to: toIso })}`);
+  return { bucket, points: rows.data.map((row) => ({ time: Date.parse(row.bucket), costUsd: Number(row.cost_usd) })) };
 }

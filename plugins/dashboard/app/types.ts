@@ -40,6 +40,13 @@ export interface UsageRow {
   unpriced_requests: number;
 }
 
+export type UsageBucket = 'hour' | 'day';
+
+/** A row of /admin/usage with `bucket`: the UTC hour or day it covers (its start, ISO 8601). */
+export interface BucketedUsageRow extends UsageRow {
+  bucket: string;
+}
+
 export interface AuditSummary {
   id: string;
   time: string;

@@ -1,6 +1,5 @@
 // Usage: totals per label value, key, model or provider for a time range, from GET /admin/usage,
-// as a table and a chart; and cost over time, from one usage call per time slice (the API has
-// no time buckets of its own).
+// as a table and a chart; and cost over time, from one more usage call per hour or day.
 import { useMemo, useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { Chart } from '../components/chart.js';
@@ -33,7 +32,10 @@ export function Usage() {
   const data = useMemo(() => rows.data?.data ?? [], [rows.data]);
   // Built once per answer, so typing in the filters does not redraw the charts.
   const bars = useMemo(() => ({ categories: data.map((r) => r.value ?? '(none)'), x: data.map((_, i) => i), y: data.map((r) => Number(r.cost_usd)) }), [data]);
-  const line = useMemo(() => overTime.data && { x: overTime.data.map((p) => p.time / 1000), y: overTime.data.map((p) => p.costUsd) }, [overTime.data]);
+  const line = useMemo(
+    () => overTime.data && { title: `Cost over time (USD per ${overTime.data.bucket})`, x: overTime.data.points.map((p) => p.time / 1000), y: overTime.data.points.map((p) => p.costUsd) },
+    [overTime.data],
+  );
   return (
     <section aria-labelledby="usage-title">
       <h1 id="usage-title">Usage</h1>
@@ -88,7 +90,7 @@ export function Usage() {
         </>
       )}
       <ErrorNote error={overTime.error} />
-      {line !== null && <Chart title="Cost over time (USD per slice)" categories={null} {...line} yLabel="USD" />}
+      {line !== null && <Chart categories={null} {...line} yLabel="USD" />}
     </section>
   );
 }
