@@ -3,8 +3,6 @@
 // times in turn, after one call that starts the store's read worker (the sign-in's check).
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
-// The Usage screen cuts its range into this many slices for cost over time (app/cost-over-time.ts).
-const SLICES = 24;
 
 type Call = () => Promise<unknown>;
 
@@ -19,11 +17,6 @@ export async function timeDashboardRoutes(url: string, headers: Record<string, s
   };
   const first = (await get('/admin/audit?limit=1')) as { data: Array<{ id: string }> };
   const week = ago(7 * DAY);
-  const costOverTime: Call = () => {
-    const from = Date.parse(week);
-    const step = Math.ceil((Date.now() - from) / SLICES);
-    return Promise.all(Array.from({ length: SLICES }, (_, i) => get(`/admin/usage?group_by=provider&from=${new Date(from + i * step).toISOString()}&to=${new Date(from + (i + 1) * step).toISOString()}`)));
-  };
   const calls: Record<string, Call> = {
     'audit: first page': () => get('/admin/audit?limit=50'),
     'audit: status=error': () => get('/admin/audit?status=error&limit=50'),
@@ -34,7 +27,8 @@ export async function timeDashboardRoutes(url: string, headers: Record<string, s
     'audit: one entry': () => get(`/admin/audit/${first.data[0]!.id}`),
     'usage: model, 7 days': () => get(`/admin/usage?group_by=model&from=${week}`),
     'usage: label:user, 7 days': () => get(`/admin/usage?group_by=label:user&from=${week}`),
-    'usage: cost over time, 7 days (24 calls at once)': costOverTime,
+    // The Usage screen's cost over time (app/cost-over-time.ts): 7 days per hour, totals.
+    'usage: cost over time, 7 days per hour': () => get(`/admin/usage?bucket=hour&from=${week}`),
     'providers: last hour': () => get('/admin/providers'),
     'providers: 24 hours': () => get(`/admin/providers?from=${ago(24 * HOUR)}`),
     'providers: 7 days': () => get(`/admin/providers?from=${week}`),
