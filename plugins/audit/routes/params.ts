@@ -11,7 +11,7 @@ const DAY_MS = 86_400_000;
 export const DEFAULT_USAGE_DAYS = 30;
 export const DEFAULT_PROVIDERS_HOURS = 1;
 const MAX_Q_LENGTH = 1000;
-// A day of hours over 41 days, or days over 2.7 years: plenty for a chart, and a bound on the answer.
+// 41 days of hours or 2.7 years of days: plenty for a chart, and a bound on the answer and the store's work.
 export const MAX_BUCKETS = 1000;
 
 const AUDIT_PARAMS: ReadonlySet<string> = new Set(['model', 'provider', 'key', 'label', 'status', 'from', 'to', 'q', 'limit', 'cursor']);
@@ -79,14 +79,15 @@ export function parseUsageQuery(params: URLSearchParams, now: number = Date.now(
   checkNames(params, USAGE_PARAMS);
   const bucket = parseBucket(single(params, 'bucket'));
   const groupBy = single(params, 'group_by');
-  // Optional only with a bucket (totals per bucket: a time series); alone, a missing group_by is a mistake, as it always was.
+  // Optional only with a bucket (totals per bucket: a time series); without one, a missing
+  // group_by is a mistake, as it always was.
   if ((groupBy === null && bucket === null) || (groupBy !== null && !GROUP_BY.test(groupBy))) {
     throw badRequest("'group_by' must be one of key, model, provider, label:<name>", 'group_by');
   }
   const window = parseWindow(params, DEFAULT_USAGE_DAYS * DAY_MS, now);
   const buckets = bucketCount(bucket, window.from, window.to);
   if (buckets > MAX_BUCKETS) {
-    const hint = bucket === 'hour' ? ", or use bucket=day" : '';
+    const hint = bucket === 'hour' ? ', or use bucket=day' : '';
     throw badRequest(`'bucket=${bucket}' splits this window into ${buckets} buckets; at most ${MAX_BUCKETS} per call: narrow 'from' and 'to'${hint}`, 'bucket');
   }
   return { groupBy: groupBy as UsageGroupBy | null, bucket, ...window };
