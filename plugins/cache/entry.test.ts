@@ -1,14 +1,15 @@
 import { expect } from 'chai';
-import { entryText, parseEntry, replyFrom } from './entry.js';
+import { bodyBytes, entryText, ownBytes, parseEntry, replyFrom } from './entry.js';
+import type { JsonReply } from '../../core/reply.js';
 import type { Entry } from './entry.js';
 
 const USAGE = { input_tokens: 1, output_tokens: 2, total_tokens: 3, cached_input_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, audio_input_tokens: 0, audio_output_tokens: 0 };
 
 describe('cache entry', () => {
   it('reads back a stored entry: its head, then the payload untouched (line breaks and all)', () => {
-    const stream: Entry = { shape: 'stream', usage: USAGE, payload: 'data: {"a":"x\\ny"}\n\ndata: [DONE]\n\n' };
-    const json: Entry = { shape: 'json', usage: null, payload: '{\n  "id": 1\n}' };
-    expect(entryText(stream)).to.equal(`{"shape":"stream","usage":${JSON.stringify(USAGE)}}\n${stream.payload}`);
+    const stream: Entry = { shape: 'stream', usage: USAGE, payload: Buffer.from('data: {"a":"x\\ny é"}\n\ndata: [DONE]\n\n') };
+    const json: Entry = { shape: 'json', usage: null, payload: Buffer.from('{\n  "id": 1\n}') };
+    expect(entryText(stream)).to.equal(`{"shape":"stream","usage":${JSON.stringify(USAGE)}}\ndata: {"a":"x\\ny é"}\n\ndata: [DONE]\n\n`);
     expect([parseEntry(entryText(stream)), parseEntry(entryText(json))]).to.deep.equal([stream, json]);
   });
 
@@ -18,9 +19,24 @@ describe('cache entry', () => {
   });
 
   it('answers only the shape it holds: no JSON for a stream request, no stream for a JSON one', () => {
-    const stream: Entry = { shape: 'stream', usage: USAGE, payload: 'data: [DONE]\n\n' };
-    const json: Entry = { shape: 'json', usage: USAGE, payload: '{}' };
+    const stream: Entry = { shape: 'stream', usage: USAGE, payload: Buffer.from('data: [DONE]\n\n') };
+    const json: Entry = { shape: 'json', usage: USAGE, payload: Buffer.from('{}') };
     expect([replyFrom(stream, 'chat', false, 'c'), replyFrom(json, 'chat', true, 'c')]).to.deep.equal([null, null]);
     expect([replyFrom(stream, 'chat', true, 'c')?.kind, replyFrom(stream, 'responses', true, 'c')?.kind, replyFrom(json, 'chat', false, 'c')?.kind]).to.deep.equal(['stream', 'stream', 'json']);
+  });
+
+  it('gives every hit its own copy of the stored usage, so metering one hit cannot change the next', () => {
+    const json: Entry = { shape: 'json', usage: USAGE, payload: Buffer.from('{}') };
+    const first = replyFrom(json, 'chat', false, 'c') as JsonReply;
+    first.usage!.input_tokens = 99;
+    expect((replyFrom(json, 'chat', false, 'c') as JsonReply).usage).to.deep.equal(USAGE);
+    expect(json.usage).to.deep.equal(USAGE);
+  });
+
+  it('keeps payload bytes in memory of their own, not in a slice of the shared buffer pool', () => {
+    const pooled = Buffer.from('{"id":1}');
+    expect(pooled.buffer.byteLength).to.be.greaterThan(pooled.length);
+    for (const bytes of [ownBytes(pooled), ownBytes('{"id":"é"}'), bodyBytes(pooled), bodyBytes({ id: 1 })]) expect(bytes.buffer.byteLength).to.equal(bytes.length);
+    expect([ownBytes('{"id":"é"}').toString(), bodyBytes({ id: 1 }).toString(), bodyBytes(pooled).toString()]).to.deep.equal(['{"id":"é"}', '{"id":1}', '{"id":1}']);
   });
 });

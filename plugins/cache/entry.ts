@@ -1,7 +1,7 @@
-// A stored answer as it was sent: one line of JSON with its shape and the usage it was metered
-// with, then the payload, which is the JSON body's text or the stream's events as the client's
-// format framed them. The payload is stored as it is (not escaped into a JSON string), so a hit
-// parses the first line only and sends the rest untouched.
+// A stored answer as it was sent: its shape, the usage it was metered with, and the payload: the
+// JSON body's bytes or the stream's events as the client's format framed them. Stored as text
+// (Redis), it is one line of JSON with the shape and usage, then the payload as it is (not
+// escaped into a JSON string), so a read parses the first line only.
 import type { JsonReply, StreamReply } from '../../core/reply.js';
 import { jsonReply, streamReply } from '../../core/reply.js';
 import { ChatChunkStream, ResponsesEventStream } from '../../core/stream/client-format-streams.js';
@@ -14,12 +14,18 @@ export type Shape = 'json' | 'stream';
 export interface Entry {
   shape: Shape;
   usage: Usage | null;
-  payload: string;
+  payload: Buffer;
 }
+
+/** What an entry holds in memory, in bytes: its payload and about what its head takes. */
+export function entrySize(entry: Entry): number {
+  return entry.payload.length + HEAD_BYTES;
+}
+const HEAD_BYTES = 512;
 
 export function entryText(entry: Entry): string {
   // JSON.stringify escapes every line break, so the first one ends the head.
-  return JSON.stringify({ shape: entry.shape, usage: entry.usage }) + '\n' + entry.payload;
+  return JSON.stringify({ shape: entry.shape, usage: entry.usage }) + '\n' + entry.payload.toString('utf8');
 }
 
 /** A stored entry read back; null for text that is no entry (a shared Redis holds what anyone wrote). */
@@ -29,17 +35,27 @@ export function parseEntry(text: string): Entry | null {
   try {
     const head = JSON.parse(text.slice(0, end)) as Partial<Entry> | null;
     if ((head?.shape !== 'json' && head?.shape !== 'stream') || head.usage === undefined) return null;
-    return { shape: head.shape, usage: head.usage, payload: text.slice(end + 1) };
+    return { shape: head.shape, usage: head.usage, payload: Buffer.from(text.slice(end + 1), 'utf8') };
   } catch {
     return null;
   }
 }
 
-/** The answer's body as JSON text: bytes forwarded untouched, or the (folded) object. */
-export function bodyText(responseBody: unknown): string {
-  if (Buffer.isBuffer(responseBody)) return responseBody.toString('utf8');
-  if (typeof responseBody === 'string') return responseBody;
-  return JSON.stringify(resolvedBody(responseBody));
+/** The answer's body as JSON bytes: bytes forwarded untouched, or the (folded) object. */
+export function bodyBytes(responseBody: unknown): Buffer {
+  if (Buffer.isBuffer(responseBody)) return ownBytes(responseBody);
+  return ownBytes(typeof responseBody === 'string' ? responseBody : JSON.stringify(resolvedBody(responseBody)));
+}
+
+/**
+ * A copy in memory of its own: a small Buffer is often a slice of Node's shared 8 KB pool, and
+ * keeping it would keep the whole pool chunk alive for as long as the entry lives.
+ */
+export function ownBytes(data: Buffer | string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(data));
+  if (typeof data === 'string') bytes.write(data, 'utf8');
+  else data.copy(bytes);
+  return bytes;
 }
 
 /**
@@ -50,14 +66,15 @@ export function bodyText(responseBody: unknown): string {
  */
 export function replyFrom(entry: Entry, operation: string, stream: boolean, name: string): JsonReply | StreamReply | null {
   if (entry.shape !== (stream ? 'stream' : 'json')) return null;
-  if (entry.shape === 'json') return jsonReply(undefined, entry.usage, entry.payload);
-  const usage = entry.usage;
+  // The stored usage is shared by every hit: each gets its own copy to meter with.
+  const usage = entry.usage === null ? null : { ...entry.usage };
+  if (entry.shape === 'json') return jsonReply(undefined, usage, entry.payload);
   const events = single(entry.payload);
   if (operation === 'chat') return streamReply(events, new ChatChunkStream(name, (u) => usage ?? usageFromChat(u)));
   if (operation === 'responses') return streamReply(events, new ResponsesEventStream(name, (u) => usage ?? usageFromResponses(u)));
   return null;
 }
 
-async function* single(text: string): AsyncIterable<string> {
-  yield text;
+async function* single(bytes: Buffer): AsyncIterable<Buffer> {
+  yield bytes;
 }

@@ -9,7 +9,8 @@ import type { Reply } from '../../core/reply.js';
 import { StreamCopy } from '../../core/stream/stream-copy.js';
 import { cacheKey } from './cache-key.js';
 import { Coalescer } from './coalescer.js';
-import { bodyText, entryText, parseEntry, replyFrom } from './entry.js';
+import { bodyBytes, entrySize, ownBytes, replyFrom } from './entry.js';
+import type { Entry } from './entry.js';
 import { MemoryStore } from './memory-store.js';
 import { RedisStore } from './redis-store.js';
 import { requestPolicy } from './request-policy.js';
@@ -65,16 +66,15 @@ export default definePlugin<CacheOptions>({
     const warn = (what: string) => (err: unknown): undefined => {
       gw.logger.warn(`cache: ${what}: ${err instanceof Error ? err.message : String(err)}`);
     };
-    const store: CacheStore = options.backend === 'redis' ? new RedisStore(options.redis_url, options.key_prefix, warn('redis')) : new MemoryStore(options.max_bytes);
+    const store: CacheStore = options.backend === 'redis' ? new RedisStore(options.redis_url, options.key_prefix, warn('redis')) : new MemoryStore<Entry>(options.max_bytes, entrySize);
     const coalescer = options.coalesce ? new Coalescer() : null;
     const operations = new Set(options.operations);
     const ttlMs = options.ttl_seconds * 1000;
 
     // A backend that fails is a miss, never a failed request.
     const lookup = async (ctx: RequestContext, key: string): Promise<Reply | undefined> => {
-      const text = await store.get(key).catch(warn('read'));
-      const entry = text === undefined ? null : parseEntry(text);
-      const reply = entry === null ? null : replyFrom(entry, ctx.route.operation!, ctx.stream, NAME);
+      const entry = await store.get(key).catch(warn('read'));
+      const reply = entry === undefined ? null : replyFrom(entry, ctx.route.operation!, ctx.stream, NAME);
       if (reply === null) return undefined;
       ctx.cacheHit = true;
       reply.headers = { 'x-cache': 'HIT' };
@@ -115,8 +115,8 @@ export default definePlugin<CacheOptions>({
       const release = () => {
         if (ticket.leads) coalescer?.release(ticket.key);
       };
-      const entry = storable(ctx) ? storedText(ctx) : null;
-      if (entry === null || entry.length > options.max_entry_bytes) return release();
+      const entry = storable(ctx) ? storedEntry(ctx) : null;
+      if (entry === null || entry.payload.length > options.max_entry_bytes) return release();
       // Followers look again only once the entry is there.
       store.set(ticket.key, entry, ttlMs).catch(warn('write')).finally(release);
     });
@@ -131,8 +131,8 @@ function storable(ctx: RequestContext): boolean {
 }
 
 /** The entry for the answer as it was sent; null for a stream the relay did not copy whole (past the size cap). */
-function storedText(ctx: RequestContext): string | null {
-  if (!ctx.stream) return entryText({ shape: 'json', usage: ctx.usage, payload: bodyText(ctx.responseBody) });
+function storedEntry(ctx: RequestContext): Entry | null {
+  if (!ctx.stream) return { shape: 'json', usage: ctx.usage, payload: bodyBytes(ctx.responseBody) };
   const events = ctx.streamCopy?.text() ?? null;
-  return events === null ? null : entryText({ shape: 'stream', usage: ctx.usage, payload: events });
+  return events === null ? null : { shape: 'stream', usage: ctx.usage, payload: ownBytes(events) };
 }

@@ -1,25 +1,27 @@
-// One process's cache: least recently used entries go first once the byte budget is spent.
-// A Map keeps insertion order, so re-inserting an entry on read makes the first key the LRU one.
-import type { CacheStore } from './store.js';
+// One process's cache: least recently used values go first once the byte budget is spent.
+// A Map keeps insertion order, so re-inserting a value on read makes the first key the LRU one.
+// Values are kept as they are, not serialised: a hit reads nothing back.
 
-interface Slot {
-  value: string;
+interface Slot<V> {
+  value: V;
   bytes: number;
   expiresAt: number;
 }
 
-export class MemoryStore implements CacheStore {
-  readonly #slots = new Map<string, Slot>();
+export class MemoryStore<V> {
+  readonly #slots = new Map<string, Slot<V>>();
   readonly #maxBytes: number;
+  readonly #sizeOf: (value: V) => number;
   readonly #now: () => number;
   #bytes = 0;
 
-  constructor(maxBytes: number, now: () => number = Date.now) {
+  constructor(maxBytes: number, sizeOf: (value: V) => number, now: () => number = Date.now) {
     this.#maxBytes = maxBytes;
+    this.#sizeOf = sizeOf;
     this.#now = now;
   }
 
-  /** Bytes held now (UTF-16 length of the stored text, an estimate of its size). */
+  /** Bytes held now, as sizeOf counts them. */
   get bytes(): number {
     return this.#bytes;
   }
@@ -28,7 +30,7 @@ export class MemoryStore implements CacheStore {
     return this.#slots.size;
   }
 
-  get(key: string): Promise<string | undefined> {
+  get(key: string): Promise<V | undefined> {
     const slot = this.#slots.get(key);
     if (slot === undefined) return Promise.resolve(undefined);
     this.#slots.delete(key);
@@ -40,9 +42,9 @@ export class MemoryStore implements CacheStore {
     return Promise.resolve(slot.value);
   }
 
-  set(key: string, value: string, ttlMs: number): Promise<void> {
+  set(key: string, value: V, ttlMs: number): Promise<void> {
     this.#remove(key);
-    const bytes = value.length;
+    const bytes = this.#sizeOf(value);
     if (bytes > this.#maxBytes) return Promise.resolve();
     this.#slots.set(key, { value, bytes, expiresAt: this.#now() + ttlMs });
     this.#bytes += bytes;

@@ -1,8 +1,11 @@
-// A cache shared by every replica: entries in Redis through keyv, under the configured prefix.
+// A cache shared by every replica: entries in Redis through keyv, under the configured prefix,
+// as entryText writes them (what another replica, or another version, wrote is read with care).
 // createKeyv sets the namespace on the store only (keyv and the store would otherwise both
 // prefix a key: `ns::ns:k`).
 import { createKeyv } from '@keyv/redis';
 import type { Keyv } from '@keyv/redis';
+import { entryText, parseEntry } from './entry.js';
+import type { Entry } from './entry.js';
 import type { CacheStore } from './store.js';
 
 export class RedisStore implements CacheStore {
@@ -13,12 +16,13 @@ export class RedisStore implements CacheStore {
     this.#keyv.on('error', onError);
   }
 
-  async get(key: string): Promise<string | undefined> {
-    return await this.#keyv.get(key);
+  async get(key: string): Promise<Entry | undefined> {
+    const text = await this.#keyv.get(key);
+    return text === undefined ? undefined : (parseEntry(text) ?? undefined);
   }
 
-  async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.#keyv.set(key, value, ttlMs);
+  async set(key: string, entry: Entry, ttlMs: number): Promise<void> {
+    await this.#keyv.set(key, entryText(entry), ttlMs);
   }
 
   async close(): Promise<void> {
