@@ -5,6 +5,7 @@ import type { RequestContext } from '../../core/context.js';
 import { parseJsonObject, readBody } from '../../core/body.js';
 import { GatewayError } from '../../core/errors.js';
 import type { Gateway } from '../../core/plugin.js';
+import { refuseQuery } from '../../core/query.js';
 import { sendJson } from '../../core/respond.js';
 import type { KeysStore, StoredKey } from '../audit/store/store.js';
 import type { KeyDirectory } from './key-directory.js';
@@ -28,7 +29,17 @@ export function registerKeyRoutes(gw: Gateway, store: KeysStore, directory: KeyD
     const [view] = await views([key]);
     sendJson(ctx, status, secret === undefined ? view : { ...view, secret });
   };
-  const route = (method: string, path: string, handler: (ctx: RequestContext) => Promise<void>): void => gw.addRoute({ method, path, access: 'admin', handler });
+  // No key route takes a query parameter: one sent (a filter it does not have) is a 400.
+  const route = (method: string, path: string, handler: (ctx: RequestContext) => Promise<void>): void =>
+    gw.addRoute({
+      method,
+      path,
+      access: 'admin',
+      handler: async (ctx) => {
+        refuseQuery(ctx);
+        await handler(ctx);
+      },
+    });
 
   route('GET', '/admin/keys', async (ctx) => sendJson(ctx, 200, { object: 'list', data: await views(await store.list()) }));
 

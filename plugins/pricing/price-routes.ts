@@ -6,6 +6,7 @@ import type { RequestContext } from '../../core/context.js';
 import { parseJsonObject, readBody } from '../../core/body.js';
 import { badRequest, GatewayError, modelNotFound } from '../../core/errors.js';
 import type { Gateway } from '../../core/plugin.js';
+import { refuseQuery } from '../../core/query.js';
 import { sendJson } from '../../core/respond.js';
 import type { ModelLookup } from '../router/index.js';
 import type { PriceChange, PriceOverrideStore } from './override-store.js';
@@ -40,7 +41,10 @@ export function registerPriceRoutes(gw: Gateway, options: PriceRoutesOptions): v
     method: 'GET',
     path: '/admin/prices',
     access: 'admin',
-    handler: async (ctx) => sendJson(ctx, 200, { object: 'list', data: [...overrides.values()] }),
+    handler: async (ctx) => {
+      refuseQuery(ctx);
+      sendJson(ctx, 200, { object: 'list', data: [...overrides.values()] });
+    },
   });
   /** A route on one model: the handler gets the listed model's id and answers with its view. */
   const modelRoute = (method: string, handle: (ctx: RequestContext, id: string) => Promise<void>): void =>
@@ -49,6 +53,7 @@ export function registerPriceRoutes(gw: Gateway, options: PriceRoutesOptions): v
       path: '/admin/prices/*',
       access: 'admin',
       handler: async (ctx) => {
+        refuseQuery(ctx);
         const id = listedModel(ctx, models);
         await handle(ctx, id);
         sendJson(ctx, 200, view(id));

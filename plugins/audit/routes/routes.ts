@@ -5,6 +5,7 @@
 // listed; an entry answered but not stored (the store failing) is answered from the writer.
 import { badRequest, GatewayError } from '../../../core/errors.js';
 import type { Gateway } from '../../../core/plugin.js';
+import { refuseQuery } from '../../../core/query.js';
 import { sendJson } from '../../../core/respond.js';
 import type { AuditEntry } from '../audit-entry.js';
 import type { AuditStore } from '../store/store.js';
@@ -42,6 +43,7 @@ export function registerAuditRoutes(gw: Gateway, options: AuditRoutesOptions): v
   });
 
   addAdminGet(gw, '/admin/audit/:id', async (ctx) => {
+    refuseQuery(ctx);
     const id = decodeParam(ctx.params['id']!);
     await beforeRead();
     const entry = await store.get(id).catch((err: Error) => {
