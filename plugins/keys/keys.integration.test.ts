@@ -160,6 +160,19 @@ describe('API keys through the admin API and the openai SDK @integration', funct
     expect((await listed(provider)).every((id) => id.startsWith('openai/'))).to.equal(true);
   });
 
+  it("enforces a key's rate limit and budget with the default plugin list, no configuration needed", async () => {
+    const limited = await create({ name: 'one a minute', rate_limit: { rpm: 1 } });
+    expect((await chat(limited.secret!)).usage?.total_tokens).to.equal(21);
+    const second = await refusal(chat(limited.secret!));
+    expect([second.status, (second.error as Record<string, unknown>)['type'], (second.error as Record<string, unknown>)['code']]).to.deep.equal([429, 'rate_limit_error', 'rate_limit_exceeded']);
+
+    // A budget admits while any of it is left: the first call spends more than a millionth of a dollar.
+    const poor = await create({ name: 'poor', budget: { amount_usd: 0.000001, period: 'total' } });
+    expect((await chat(poor.secret!)).usage?.total_tokens).to.equal(21);
+    const refused = await refusal(chat(poor.secret!));
+    expect([refused.status, (refused.error as Record<string, unknown>)['type'], (refused.error as Record<string, unknown>)['code']]).to.deep.equal([429, 'rate_limit_error', 'budget_exceeded']);
+  });
+
   it('gives /admin/* to keys with admin access only', async () => {
     const plain = await create({ name: 'plain' });
     const operator = await create({ name: 'operator', admin: true });

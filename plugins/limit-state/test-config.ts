@@ -1,6 +1,6 @@
 // Test-only: gateway configs for budget and rate-limit tests: the shipped plugins, the test key
-// store with the given keys, and the limit plugins with their options; a gateway per test in
-// front of a mock of its own; and a delayed mock answer.
+// store with the given keys, and only the limit plugins a test asks for, with its options; a
+// gateway per test in front of a mock of its own; and a delayed mock answer.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fixtureJson } from '../../test/helpers/fixtures.js';
 import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
@@ -20,8 +20,11 @@ export interface LimitPlugins {
   cache?: boolean;
 }
 
+const LIMIT_PLUGINS: ReadonlySet<string> = new Set(['budget', 'ratelimit']);
+
 export function limitConfig(keys: Record<string, TestKey>, plugins: LimitPlugins, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const list: unknown[] = [...defaultPlugins(), { path: TEST_KEYS_FILE, options: { keys } }];
+  const shipped = defaultPlugins().filter((p) => !LIMIT_PLUGINS.has(typeof p === 'string' ? p : (p.name ?? '')));
+  const list: unknown[] = [...shipped, { path: TEST_KEYS_FILE, options: { keys } }];
   if (plugins.cache === true) list.push({ path: TEST_CACHE_FILE });
   if (plugins.ratelimit !== undefined) list.push({ name: 'ratelimit', options: plugins.ratelimit });
   if (plugins.budget !== undefined) list.push({ name: 'budget', options: plugins.budget });

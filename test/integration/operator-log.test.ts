@@ -55,7 +55,7 @@ describe('operator log @integration', () => {
     expect(startup.map((r) => r['startup'])).to.include.members(['listening', 'providers', 'plugins', 'data dir', 'store']);
     const byTopic = Object.fromEntries(startup.map((r) => [r['startup'], r.message]));
     expect(byTopic['listening']).to.match(/^sluice listening on http:\/\/127\.0\.0\.1:\d+$/);
-    expect(byTopic['plugins']).to.equal('plugins: auth, tagging, validate, router, passthrough, responses-adapter, provider-openai, provider-openai-compatible, provider-azure, provider-anthropic, provider-gemini, provider-demo, pricing, audit, keys, dashboard, scripted-features');
+    expect(byTopic['plugins']).to.equal('plugins: auth, tagging, validate, router, passthrough, responses-adapter, provider-openai, provider-openai-compatible, provider-azure, provider-anthropic, provider-gemini, provider-demo, pricing, audit, keys, ratelimit, budget, dashboard, scripted-features');
     expect(byTopic['data dir']).to.equal(`data dir: ${gw.dataDir}`);
     expect(byTopic['store']).to.equal(`store: sqlite ${gw.dataDir}/sluice.db`);
   });
