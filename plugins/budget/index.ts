@@ -31,8 +31,8 @@ export default definePlugin<BudgetOptions>({
   name: NAME,
   dependsOn: ['pricing'],
   schema: budgetSchema,
-  setup(gw, options) {
-    const redis = redisConnection(gw, NAME, options);
+  async setup(gw, options) {
+    const redis = await redisConnection(gw, NAME, options);
     const memory = redis === null ? new MemoryLedger() : null;
     const ledger: Ledger = memory ?? new RedisLedger(redis!, options.key_prefix);
     const labelBudgets = Object.entries(options.labels);

@@ -1,7 +1,7 @@
 // Spend shared by every replica through Redis: one script call to reserve, one to settle.
 // Counters are whole picodollars in plain Redis integers (INCRBY is exact to 2^63), compared
 // as digit strings in Lua, whose numbers are doubles and would round above $9,007.
-import { luaScript } from '../limit-state/redis-connection.js';
+import { luaScript } from '../limit-state/lua-script.js';
 import type { RedisConnection } from '../limit-state/redis-connection.js';
 import type { BudgetAccount, Ledger } from './ledger.js';
 

@@ -12,7 +12,6 @@ import { Coalescer } from './coalescer.js';
 import { bodyBytes, entrySize, ownBytes, replyFrom } from './entry.js';
 import type { Entry } from './entry.js';
 import { MemoryStore } from './memory-store.js';
-import { RedisStore } from './redis-store.js';
 import { requestPolicy } from './request-policy.js';
 import type { CacheStore } from './store.js';
 
@@ -62,11 +61,13 @@ export default definePlugin<CacheOptions>({
       coalesce: { type: 'boolean', default: true },
     },
   },
-  setup(gw, options) {
+  async setup(gw, options) {
     const warn = (what: string) => (err: unknown): undefined => {
       gw.logger.warn(`cache: ${what}: ${err instanceof Error ? err.message : String(err)}`);
     };
-    const store: CacheStore = options.backend === 'redis' ? new RedisStore(options.redis_url, options.key_prefix, warn('redis')) : new MemoryStore<Entry>(options.max_bytes, entrySize);
+    // The Redis client is loaded only for the redis backend.
+    const store: CacheStore =
+      options.backend === 'redis' ? new (await import('./redis-store.js')).RedisStore(options.redis_url, options.key_prefix, warn('redis')) : new MemoryStore<Entry>(options.max_bytes, entrySize);
     const coalescer = options.coalesce ? new Coalescer() : null;
     const operations = new Set(options.operations);
     const ttlMs = options.ttl_seconds * 1000;

@@ -2,22 +2,13 @@
 // Commands fail at once while the connection is down (no offline queue: a request must not
 // wait for a reconnect), the client reconnects by itself with a capped backoff, and the
 // operator log gets one line when an outage starts and one when it ends.
-import { createHash } from 'node:crypto';
 import { createClient } from '@keyv/redis';
 import type { Logger } from '../../core/logger.js';
+import type { LuaScript } from './lua-script.js';
 import { PendingWrites } from './pending.js';
 
 const MAX_BACKOFF_MS = 2000;
 const CONNECT_TIMEOUT_MS = 1000;
-
-export interface LuaScript {
-  readonly text: string;
-  readonly sha: string;
-}
-
-export function luaScript(text: string): LuaScript {
-  return { text, sha: createHash('sha1').update(text).digest('hex') };
-}
 
 export class RedisConnection {
   readonly #client: ReturnType<typeof createClient>;

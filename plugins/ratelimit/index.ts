@@ -29,8 +29,8 @@ const LIMIT_TEXT = { requests: 'requests per minute', tokens: 'tokens per minute
 export default definePlugin<RateLimitOptions>({
   name: NAME,
   schema: rateLimitSchema,
-  setup(gw, options) {
-    const redis = redisConnection(gw, NAME, options);
+  async setup(gw, options) {
+    const redis = await redisConnection(gw, NAME, options);
     const limiter: RateLimiter = redis === null ? new MemoryRateLimiter() : new RedisRateLimiter(redis, options.key_prefix, options.concurrent_lease_ms);
     const labelLimits = Object.entries(options.labels);
 

@@ -3,7 +3,7 @@
 // none; settling is a second one. Time is Redis's own clock, so replicas agree on the window.
 // Keys per scope base `b`: `b:r:<window>` requests, `b:t:<window>` tokens, `b:c` a sorted set of
 // in-flight request ids scored by when their slot expires (freed if a replica dies holding it).
-import { luaScript } from '../limit-state/redis-connection.js';
+import { luaScript } from '../limit-state/lua-script.js';
 
 /** KEYS: scope bases. ARGV: window ms, lease ms, request id, tokens, then rpm, tpm, concurrent per scope (0: none). */
 export const ADMIT = luaScript(`

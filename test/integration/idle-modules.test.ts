@@ -17,8 +17,11 @@ import { MASTER_KEY } from '../helpers/start-gateway.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PROBE = fileURLToPath(new URL('../helpers/loaded-modules-probe.ts', import.meta.url));
 
-/** Loaded at their feature's first use: metrics (prom-client and what it requires), passthrough, the stores' drivers (in worker threads only). */
-const NOT_AT_IDLE = ['@opentelemetry/api', 'better-sqlite3', 'follow-redirects', 'http-proxy-3', 'pg', 'prom-client'];
+/**
+ * Loaded at their feature's first use: metrics (prom-client and what it requires), passthrough, the
+ * stores' drivers (in worker threads only), the Redis client (only for a limit or cache plugin with Redis).
+ */
+const NOT_AT_IDLE = ['@keyv/redis', '@opentelemetry/api', '@redis/client', 'better-sqlite3', 'follow-redirects', 'http-proxy-3', 'pg', 'prom-client'];
 
 function loadedFiles(child: ChildProcess): Promise<string[]> {
   return new Promise((resolve) => {
