@@ -5,6 +5,7 @@
 // saved.
 import type { RequestContext } from '../../core/context.js';
 import { definePlugin } from '../../core/plugin.js';
+import type { Gateway } from '../../core/plugin.js';
 import type { Reply } from '../../core/reply.js';
 import { StreamCopy } from '../../core/stream/stream-copy.js';
 import { cacheKey } from './cache-key.js';
@@ -12,6 +13,7 @@ import { Coalescer } from './coalescer.js';
 import { bodyBytes, entrySize, ownBytes, replyFrom } from './entry.js';
 import type { Entry } from './entry.js';
 import { MemoryStore } from './memory-store.js';
+import type { RedisStore } from './redis-store.js';
 import { requestPolicy } from './request-policy.js';
 import type { CacheStore } from './store.js';
 
@@ -65,9 +67,7 @@ export default definePlugin<CacheOptions>({
     const warn = (what: string) => (err: unknown): undefined => {
       gw.logger.warn(`cache: ${what}: ${err instanceof Error ? err.message : String(err)}`);
     };
-    // The Redis client is loaded only for the redis backend.
-    const store: CacheStore =
-      options.backend === 'redis' ? new (await import('./redis-store.js')).RedisStore(options.redis_url, options.key_prefix, warn('redis')) : new MemoryStore<Entry>(options.max_bytes, entrySize);
+    const store: CacheStore = options.backend === 'redis' ? await redisStore(gw, options) : new MemoryStore<Entry>(options.max_bytes, entrySize);
     const coalescer = options.coalesce ? new Coalescer() : null;
     const operations = new Set(options.operations);
     const ttlMs = options.ttl_seconds * 1000;
@@ -125,6 +125,17 @@ export default definePlugin<CacheOptions>({
     gw.lifecycle.close.tapPromise(NAME, () => store.close());
   },
 });
+
+/**
+ * The Redis backend, connected before the gateway listens (at most a second: a Redis that is down
+ * does not hold it back). The Redis client is loaded only for this backend.
+ */
+async function redisStore(gw: Gateway, options: CacheOptions): Promise<RedisStore> {
+  const { RedisStore } = await import('./redis-store.js');
+  const store = new RedisStore(options.redis_url, options.key_prefix, gw.logger);
+  gw.lifecycle.ready.tapPromise(NAME, () => store.connect());
+  return store;
+}
 
 /** Only a successful, complete answer the provider gave is stored. */
 function storable(ctx: RequestContext): boolean {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createClient } from '@keyv/redis';
+import { memoryLogger } from '../../test/helpers/memory-logger.js';
 import { waitFor } from '../../test/helpers/net.js';
 import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
@@ -8,7 +9,7 @@ import { MASTER_KEY, startTestGateway } from '../../test/helpers/start-gateway.j
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
 import { startChildGateway } from '../limit-state/test-child-gateway.js';
 import type { ChildGateway } from '../limit-state/test-child-gateway.js';
-import { deleteKeys, SHARED_REDIS_URL } from '../limit-state/test-redis.js';
+import { deleteKeys, SHARED_REDIS_URL, TestRedisServer } from '../limit-state/test-redis.js';
 import { CONTENT_CHUNKS, rawStream, serveTwentyChunks } from './test-streams.js';
 
 describe('cache plugin on Redis @integration', function () {
@@ -18,8 +19,8 @@ describe('cache plugin on Redis @integration', function () {
   const redis = createClient({ url: SHARED_REDIS_URL });
   let mock: MockProvider;
 
-  const options = (prefix: string) => ({
-    config: { plugins: [...defaultPlugins(), { name: 'cache', options: { backend: 'redis', redis_url: SHARED_REDIS_URL, key_prefix: prefix, scope: 'deployment' } }] },
+  const options = (prefix: string, url = SHARED_REDIS_URL) => ({
+    config: { plugins: [...defaultPlugins(), { name: 'cache', options: { backend: 'redis', redis_url: url, key_prefix: prefix, scope: 'deployment' } }] },
     env: openAIEnv(mock),
   });
   const chatCalls = (): number => mock.requests.filter((r) => r.path === '/v1/chat/completions').length;
@@ -83,6 +84,52 @@ describe('cache plugin on Redis @integration', function () {
       expect(first.data).to.have.length(CONTENT_CHUNKS + 3);
       expect(second.data).to.deep.equal(first.data);
       expect(chatCalls()).to.equal(1);
+    });
+  });
+
+  describe('while Redis is down', () => {
+    let down: TestRedisServer;
+    let gw: TestGateway | null = null;
+    before(async () => {
+      down = await TestRedisServer.start();
+    });
+    beforeEach(() => down.stop());
+    afterEach(async () => {
+      await gw?.close();
+      gw = null;
+    });
+    after(() => down.stop());
+
+    /** One chat call: its status and x-cache, or `timed out` when it took over 3 s. */
+    const ask = async (content: string): Promise<string> => {
+      const body = JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content }] });
+      try {
+        const res = await gw!.fetch('/v1/chat/completions', { method: 'POST', body, signal: AbortSignal.timeout(3000) });
+        return `${res.status} ${res.headers.get('x-cache')}`;
+      } catch {
+        return 'timed out';
+      }
+    };
+
+    it('answers every call as a miss at once, logs the outage once, and caches again once Redis is back', async () => {
+      const log = memoryLogger('info');
+      gw = await startTestGateway({ ...options(`${run}-down`, down.url), logger: log.logger });
+      expect([await ask('down'), await ask('down'), await ask('down')]).to.deep.equal(['200 MISS', '200 MISS', '200 MISS']);
+      expect(chatCalls()).to.equal(3);
+      const outage = (): string[] => log.lines.filter((l) => l.includes('redis'));
+      expect(outage()).to.have.length(1);
+      expect(outage()[0]).to.match(/^warn cache: redis unreachable/);
+      await down.resume();
+      await waitFor(async () => (await ask('back')) === '200 HIT', 8000, 'a hit once Redis is back');
+      expect(outage()[1]).to.match(/^info cache: redis reachable again/);
+    });
+
+    it('answers a call as a miss at once when Redis goes away after the start', async () => {
+      await down.resume();
+      gw = await startTestGateway(options(`${run}-gone`, down.url));
+      expect(await ask('before the outage')).to.equal('200 MISS');
+      await down.stop();
+      expect([await ask('during the outage'), await ask('during the outage')]).to.deep.equal(['200 MISS', '200 MISS']);
     });
   });
 });

@@ -1,45 +1,22 @@
-// One Redis connection for a limit plugin's counters, and what it does when Redis is away.
-// Commands fail at once while the connection is down (no offline queue: a request must not
-// wait for a reconnect), the client reconnects by itself with a capped backoff, and the
-// operator log gets one line when an outage starts and one when it ends.
-import { createClient } from '@keyv/redis';
+// One Redis connection for a limit plugin's counters: Lua scripts run in one round trip each,
+// settling writes that nobody waits for, and what it does when Redis is away (watched-redis.ts:
+// commands fail at once, the outage is logged once, the client reconnects by itself).
 import type { Logger } from '../../core/logger.js';
 import type { LuaScript } from './lua-script.js';
 import { PendingWrites } from './pending.js';
-
-const MAX_BACKOFF_MS = 2000;
-const CONNECT_TIMEOUT_MS = 1000;
+import { WatchedRedis } from './watched-redis.js';
 
 export class RedisConnection {
-  readonly #client: ReturnType<typeof createClient>;
-  readonly #logger: Logger;
-  readonly #name: string;
+  readonly #redis: WatchedRedis;
   readonly #pending = new PendingWrites();
-  #down = false;
 
   constructor(url: string, name: string, logger: Logger) {
-    this.#logger = logger;
-    this.#name = name;
-    this.#client = createClient({
-      url,
-      disableOfflineQueue: true,
-      socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, MAX_BACKOFF_MS) },
-    });
-    // Without a listener an 'error' event would crash the process; reconnecting is the client's job.
-    this.#client.on('error', (err: unknown) => this.#failed(err));
-    this.#client.on('ready', () => this.#recovered());
+    this.#redis = new WatchedRedis(url, name, 'limits follow on_redis_error', logger);
   }
 
-  /**
-   * Connects, waiting at most the connect timeout so the first requests find the connection
-   * ready; never rejects, so a gateway whose Redis is down still starts (and keeps trying).
-   */
-  async connect(): Promise<void> {
-    const connected = this.#client.connect().then(
-      () => undefined,
-      (err: unknown) => this.#failed(err),
-    );
-    await Promise.race([connected, new Promise((r) => setTimeout(r, CONNECT_TIMEOUT_MS).unref())]);
+  /** Connects, waiting at most the connect timeout; never rejects. */
+  connect(): Promise<void> {
+    return this.#redis.connect();
   }
 
   /** Runs a script in one round trip; null when Redis could not (the outage is logged). */
@@ -47,7 +24,7 @@ export class RedisConnection {
     try {
       return await this.#run(script, keys, args);
     } catch (err) {
-      this.#failed(err);
+      this.#redis.failed(err);
       return null;
     }
   }
@@ -59,30 +36,17 @@ export class RedisConnection {
 
   // EVALSHA, and EVAL once when Redis does not know the script yet.
   async #run(script: LuaScript, keys: string[], args: string[]): Promise<unknown> {
+    const client = this.#redis.client;
     try {
-      return await this.#client.evalSha(script.sha, { keys, arguments: args });
+      return await client.evalSha(script.sha, { keys, arguments: args });
     } catch (err) {
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      return this.#client.eval(script.text, { keys, arguments: args });
+      return client.eval(script.text, { keys, arguments: args });
     }
-  }
-
-  // A failed command or connection: logged once per outage.
-  #failed(err: unknown): void {
-    if (this.#down) return;
-    this.#down = true;
-    this.#logger.warn(`${this.#name}: redis unreachable (${err instanceof Error ? err.message : String(err)}); limits follow on_redis_error until it is back`);
-  }
-
-  #recovered(): void {
-    if (!this.#down) return;
-    this.#down = false;
-    this.#logger.info(`${this.#name}: redis reachable again`);
   }
 
   async close(): Promise<void> {
     await this.#pending.drain();
-    if (this.#client.isReady) await this.#client.close();
-    else if (this.#client.isOpen) this.#client.destroy();
+    await this.#redis.close();
   }
 }
