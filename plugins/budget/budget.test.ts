@@ -2,7 +2,8 @@
 // of gpt-4o-mini costs 17 x $0.15 + 4 x $0.60 per million tokens = $0.00000495 (the mock's usage).
 import { rmSync } from 'node:fs';
 import { expect } from 'chai';
-import { sendJson } from '../../test/helpers/mock-provider.js';
+import { fixtureJson } from '../../test/helpers/fixtures.js';
+import { sendJson, sendSse } from '../../test/helpers/mock-provider.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
 import { slowChat, withLimitGateway } from '../limit-state/test-config.js';
 import { CHAT, settled, statusOf } from '../limit-state/test-calls.js';
@@ -14,6 +15,11 @@ const CALL_USD = 0.00000495;
 
 function budgetKey(calls: number, period: 'daily' | 'total' = 'daily'): Record<string, TestKey> {
   return { [KEY]: { id: 'k-budget', budget: { amount_usd: Number((CALL_USD * calls).toFixed(8)), period } } };
+}
+
+/** A chat chunk carrying `content`, as a stream sends it before its usage chunk. */
+function contentChunk(content: string): string {
+  return `data: ${JSON.stringify({ id: 'chatcmpl-cut', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}`;
 }
 
 describe('budget plugin (memory)', () => {
@@ -71,6 +77,22 @@ describe('budget plugin (memory)', () => {
     expect(await statusOf(client)).to.equal('200');
     await settled();
     expect(await statusOf(client)).to.equal('429 budget_exceeded');
+  });
+
+  it('a stream its client leaves before the usage came keeps its reservation: the provider billed what it generated', async () => {
+    // Worth one call: a cut stream that gave its reservation back would let calls through for ever.
+    const g = await start(budgetKey(1));
+    limits.mock.on('POST', '/v1/chat/completions', async (req, res) => {
+      if ((req.json as { stream?: boolean }).stream !== true) return sendJson(res, 200, fixtureJson('recorded/openai/chat_completion.json'));
+      await sendSse(res, [contentChunk('Hel'), contentChunk('lo'), contentChunk('!'), 'data: [DONE]'], 200);
+    });
+    const gone = new AbortController();
+    const cut = await g.fetch('/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: JSON.stringify({ ...CHAT, stream: true }), signal: gone.signal });
+    const first = await cut.body!.getReader().read();
+    expect([cut.status, first.done]).to.deep.equal([200, false]);
+    gone.abort();
+    await settled(300);
+    expect(await statusOf(g.client(KEY))).to.equal('429 budget_exceeded');
   });
 
   it('a cache hit gives its reservation back and spends nothing', async () => {

@@ -1,9 +1,9 @@
 // Budgets per key and per label value that concurrency cannot overshoot: before a call is
 // forwarded, its most expensive outcome is reserved against every budget it spends from, and
 // it is admitted only while each still has money left; the log stage settles the true cost
-// (nothing for a failure, a cache hit or a client that left before usage came). Spend is kept
-// in memory (rebuilt from the audit store at start) or, shared by every replica, in Redis.
-// docs/budgets.md.
+// (nothing for a failure, a cache hit or a client that left before the provider answered; at
+// least the reservation for a stream cut after it began). Spend is kept in memory (rebuilt
+// from the audit store at start) or, shared by every replica, in Redis. docs/budgets.md.
 import type { RequestContext } from '../../core/context.js';
 import { forbidden, rateLimited, unavailable } from '../../core/errors.js';
 import { definePlugin } from '../../core/plugin.js';
@@ -78,14 +78,20 @@ export default definePlugin<BudgetOptions>({
 
     gw.stages.log.tap(NAME, (ctx: RequestContext) => {
       const held = ctx.locals.budget;
-      if (held !== undefined) ledger.settle(held.accounts, actualCost(ctx) - held.reserved);
+      if (held !== undefined) ledger.settle(held.accounts, chargedCost(ctx, held.reserved) - held.reserved);
     });
     gw.lifecycle.close.tapPromise(NAME, () => ledger.close());
   },
 });
 
-/** What the price stage charged: nothing for a failure or a cache hit, and nothing known when usage never came. */
-function actualCost(ctx: RequestContext): bigint {
+/**
+ * What the call spends: the price stage's cost (nothing for a failure or a cache hit, nothing
+ * known when a client left before the provider answered). A stream cut after it began spends at
+ * least its reservation: the provider bills the tokens it generated until the cut, and the usage
+ * it reports comes at the end, if at all before the cut.
+ */
+function chargedCost(ctx: RequestContext, reserved: bigint): bigint {
   const picos = ctx.cost?.['pico_usd'];
-  return typeof picos === 'string' ? BigInt(picos) : 0n;
+  const priced = typeof picos === 'string' ? BigInt(picos) : 0n;
+  return ctx.partial && priced < reserved ? reserved : priced;
 }
