@@ -1,8 +1,10 @@
 // The budget plugin in memory mode, through the openai SDK against the OpenAI mock. One call
 // of gpt-4o-mini costs 17 x $0.15 + 4 x $0.60 per million tokens = $0.00000495 (the mock's usage).
 import { rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { fixtureJson } from '../../test/helpers/fixtures.js';
+import { OPENAI_KEY } from '../../test/helpers/mock-openai.js';
 import { sendJson, sendSse } from '../../test/helpers/mock-provider.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
 import { slowChat, withLimitGateway } from '../limit-state/test-config.js';
@@ -93,6 +95,30 @@ describe('budget plugin (memory)', () => {
     gone.abort();
     await settled(300);
     expect(await statusOf(g.client(KEY))).to.equal('429 budget_exceeded');
+  });
+
+  it('a virtual model reserves at its priciest target: concurrent calls that fail over to it overshoot by at most one call', async () => {
+    // `pricey` serves the same mock at 1000 times gpt-4o-mini's price: $0.00495 a call. The
+    // budget is worth 1.2 of its calls; the first target fails, so every call is answered by `pricey`.
+    const PRICEY_CALL_USD = CALL_USD * 1000;
+    limits.mock.on('POST', '/v1/chat/completions', async (req, res) => {
+      if (req.headers.authorization === `Bearer ${OPENAI_KEY}`) return sendJson(res, 500, { error: { message: 'down', type: 'server_error' } });
+      await sleep(150);
+      sendJson(res, 200, fixtureJson('recorded/openai/chat_completion.json'));
+    });
+    const router = {
+      virtual_models: { resilient: { targets: [{ model: 'openai/gpt-4o-mini' }, { model: 'pricey/gpt-4o-mini' }] } },
+      model_overrides: { 'pricey/gpt-4o-mini': { pricing: { currency: 'USD', input_per_mtok: 150, output_per_mtok: 600 } } },
+    };
+    const providers = { pricey: { type: 'openai', base_url: `${limits.mock.url}/v1`, api_key: 'sk-pricey' } };
+    const keys = { [KEY]: { id: 'k-virtual', budget: { amount_usd: Number((PRICEY_CALL_USD * 1.2).toFixed(8)), period: 'daily' as const } } };
+    const g = await limits.start(keys, { budget: {}, router, failover: { retry: { max_retries: 0 } } }, { config: { providers } });
+    const client = g.client(KEY);
+    const results = await Promise.all(Array.from({ length: 10 }, () => statusOf(client, { ...CHAT, model: 'resilient' })));
+    const passed = results.filter((r) => r === '200').length;
+    expect(results.filter((r) => r !== '200')).to.deep.equal(Array(10 - passed).fill('429 budget_exceeded'));
+    // Spend (passed x $0.00495) stays within the budget ($0.00594) plus one call.
+    expect(passed).to.be.within(1, 2);
   });
 
   it('a cache hit gives its reservation back and spends nothing', async () => {

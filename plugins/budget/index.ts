@@ -7,6 +7,7 @@
 import type { RequestContext } from '../../core/context.js';
 import { forbidden, rateLimited, unavailable } from '../../core/errors.js';
 import { definePlugin } from '../../core/plugin.js';
+import type { Target } from '../../core/provider.js';
 import { ORDER } from '../../core/stages.js';
 import { redisConnection } from '../limit-state/redis-option.js';
 import { formatUsd } from '../pricing/money.js';
@@ -45,6 +46,12 @@ export default definePlugin<BudgetOptions>({
       });
     }
 
+    /** A virtual model's targets, which failover may move on to; none for any other model. */
+    const fallbacks = (ctx: RequestContext): Target[] => {
+      const plan = ctx.target === null ? null : (gw.services.models?.plan(ctx.target.id) ?? null);
+      return plan === null ? [] : plan.targets.map((t) => t.target);
+    };
+
     function decide(ctx: RequestContext, accounts: BudgetAccount[], reserved: bigint, exhausted: number | null): void {
       if (exhausted === null) {
         if (options.on_redis_error === 'closed') throw unavailable('budgets cannot be checked right now', 'limits_unavailable');
@@ -61,7 +68,7 @@ export default definePlugin<BudgetOptions>({
     function check(ctx: RequestContext): Promise<void> | undefined {
       const accounts = budgetAccounts(ctx, labelBudgets);
       if (accounts.length === 0) return undefined;
-      let estimate = estimateCost(ctx, options);
+      let estimate = estimateCost(ctx, options, fallbacks(ctx));
       if (estimate === null) {
         if (options.unknown_price === 'refuse') throw forbidden(`model '${ctx.model ?? ''}' has no known price, and a budget applies to this call`, 'model_not_priced');
         estimate = 0n;

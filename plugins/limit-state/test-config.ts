@@ -6,7 +6,7 @@ import { fixtureJson } from '../../test/helpers/fixtures.js';
 import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
 import { sendJson } from '../../test/helpers/mock-provider.js';
-import { defaultPlugins } from '../../test/helpers/plugins.js';
+import { defaultPlugins, withPluginOptions } from '../../test/helpers/plugins.js';
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
 import { TEST_CACHE_FILE } from './test-cache.js';
@@ -18,14 +18,20 @@ export interface LimitPlugins {
   ratelimit?: Record<string, unknown>;
   /** Add the test cache (test-cache.ts). */
   cache?: boolean;
+  /** The router's options (virtual models, prices). */
+  router?: Record<string, unknown>;
+  /** Add the failover plugin with these options. */
+  failover?: Record<string, unknown>;
 }
 
 const LIMIT_PLUGINS: ReadonlySet<string> = new Set(['budget', 'ratelimit']);
 
 export function limitConfig(keys: Record<string, TestKey>, plugins: LimitPlugins, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const shipped = defaultPlugins().filter((p) => !LIMIT_PLUGINS.has(typeof p === 'string' ? p : (p.name ?? '')));
+  const routed = plugins.router === undefined ? defaultPlugins() : withPluginOptions('router', plugins.router);
+  const shipped = routed.filter((p) => !LIMIT_PLUGINS.has(typeof p === 'string' ? p : (p.name ?? '')));
   const list: unknown[] = [...shipped, { path: TEST_KEYS_FILE, options: { keys } }];
   if (plugins.cache === true) list.push({ path: TEST_CACHE_FILE });
+  if (plugins.failover !== undefined) list.push({ name: 'failover', options: plugins.failover });
   if (plugins.ratelimit !== undefined) list.push({ name: 'ratelimit', options: plugins.ratelimit });
   if (plugins.budget !== undefined) list.push({ name: 'budget', options: plugins.budget });
   return { ...extra, plugins: list };
@@ -47,8 +53,8 @@ export function uniquePrefix(): string {
 export interface LimitGateway {
   /** The OpenAI mock of the current test (a fresh one per test, so a test may script its routes). */
   mock: MockProvider;
-  /** Starts the test's gateway in front of the mock; it is closed after the test. */
-  start(keys: Record<string, TestKey>, plugins: LimitPlugins, options?: { env?: Record<string, string>; dataDir?: string }): Promise<TestGateway>;
+  /** Starts the test's gateway in front of the mock; it is closed after the test. `config`: more of it (providers). */
+  start(keys: Record<string, TestKey>, plugins: LimitPlugins, options?: { env?: Record<string, string>; dataDir?: string; config?: Record<string, unknown> }): Promise<TestGateway>;
   /** Forgets the gateway: the test closed it itself. */
   forget(): void;
 }
@@ -59,7 +65,7 @@ export function withLimitGateway(): LimitGateway {
   const state: LimitGateway = {
     mock: null as unknown as MockProvider,
     async start(keys, plugins, options = {}) {
-      gw = await startTestGateway({ config: limitConfig(keys, plugins), env: { ...openAIEnv(state.mock), ...options.env }, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+      gw = await startTestGateway({ config: limitConfig(keys, plugins, options.config), env: { ...openAIEnv(state.mock), ...options.env }, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
       return gw;
     },
     forget() {

@@ -2,6 +2,7 @@
 // size of the request body (an overestimate: JSON framing counts too), the output from the
 // maximum the client asked for, else the model's maximum output from the catalog.
 import type { RequestContext } from '../../core/context.js';
+import type { Target } from '../../core/provider.js';
 import type { EstimateOptions } from './options.js';
 
 export interface TokenEstimate {
@@ -11,10 +12,11 @@ export interface TokenEstimate {
 
 const OUTPUT_LIMIT_FIELDS = ['max_completion_tokens', 'max_tokens', 'max_output_tokens'] as const;
 
-export function estimateTokens(ctx: RequestContext, options: EstimateOptions): TokenEstimate {
+/** `target`: the model whose catalog maximum bounds the output (the routed one unless said). */
+export function estimateTokens(ctx: RequestContext, options: EstimateOptions, target: Target | null = ctx.target): TokenEstimate {
   const input = Math.ceil((ctx.rawBody?.length ?? 0) / options.bytes_per_token);
   if (ctx.route.operation === 'embeddings') return { input, output: 0 };
-  return { input, output: requestedOutput(ctx.body) ?? ctx.target?.metadata?.max_output_tokens ?? options.default_max_output_tokens };
+  return { input, output: requestedOutput(ctx.body) ?? target?.metadata?.max_output_tokens ?? options.default_max_output_tokens };
 }
 
 function requestedOutput(body: Record<string, unknown> | null): number | null {
