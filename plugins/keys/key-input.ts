@@ -28,7 +28,7 @@ const PARSERS: { [F in keyof KeyFields]: Parser<KeyFields[F]> } = {
   budget: nullable(parseBudget),
   rate_limit: nullable(parseRateLimit),
   allowed_models: nullable(parseAllowedModels),
-  expires_at: nullable((v, p) => parseTime(text(v, p, 64), p)),
+  expires_at: nullable(parseExpiry),
   disabled: boolean,
   admin: boolean,
 };
@@ -96,6 +96,17 @@ function parseAllowedModels(value: unknown, param: string): string[] {
     if (/\s/.test(id) || (id.includes('*') && id !== '*' && !/^[^*]+\/\*$/.test(id))) throw invalid("a model id, '<provider>/*' or '*'", `${param}[${i}]`);
     return id;
   });
+}
+
+/** ms since the epoch; a date-time without an offset is UTC. */
+function parseExpiry(value: unknown, param: string): number {
+  const time = text(value, param, 64);
+  try {
+    return parseTime(time, param);
+  } catch {
+    // The query parameters' parser says it without this API's code: every problem here is `invalid_value`.
+    throw invalid('must be an ISO 8601 date or date-time (e.g. 2027-01-01T00:00:00Z)', param);
+  }
 }
 
 function nullable<T>(parse: Parser<T>): Parser<T | null> {
