@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { auditEntry } from '../../test/helpers/audit-entry.js';
 import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
+import { sendJson } from '../../test/helpers/mock-provider.js';
 import { withOpenAIGateway } from '../../test/helpers/openai-gateway.js';
 import { defaultPlugins } from '../../test/helpers/plugins.js';
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
@@ -12,6 +13,11 @@ const MODEL = 'openai/gpt-4o-mini';
 
 function withCache(options: Record<string, unknown> = {}): Record<string, unknown> {
   return { plugins: [...defaultPlugins(), { name: 'cache', options }] };
+}
+
+/** A chat completion saying `content`, with usage. */
+function answerOf(content: string): Record<string, unknown> {
+  return { id: 'chatcmpl-sized', object: 'chat.completion', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 9, completion_tokens: 600, total_tokens: 609 } };
 }
 
 function calls(mock: MockProvider, path: string): number {
@@ -96,6 +102,20 @@ describe('cache plugin @integration', () => {
       expect([failed.status, again.status]).to.deep.equal([502, 502]);
       expect([failed.headers.get('x-cache'), again.headers.get('x-cache')]).to.deep.equal(['MISS', 'MISS']);
       expect(chatCalls()).to.equal(2);
+    });
+  });
+
+  describe('max_entry_bytes', () => {
+    // 600 characters of content: about 900 bytes of entry in ASCII, about 2,100 in '€' (3 bytes each).
+    const fit = withOpenAIGateway(() => withCache({ max_entry_bytes: 1500 }));
+
+    it('counts an entry in bytes: an answer of many-byte characters over the cap is not stored, the same length in ASCII is', async () => {
+      for (const [letter, expected] of [['a', ['MISS', 'HIT']], ['€', ['MISS', 'MISS']]] as const) {
+        fit.mock.on('POST', '/v1/chat/completions', (_req, res) => sendJson(res, 200, answerOf(letter.repeat(600))));
+        const asked = messages();
+        expect([(await chat(fit.gw, { messages: asked })).cache, (await chat(fit.gw, { messages: asked })).cache], letter).to.deep.equal(expected);
+      }
+      expect(calls(fit.mock, '/v1/chat/completions')).to.equal(3);
     });
   });
 
