@@ -16,6 +16,13 @@ describe('requestPolicy', () => {
     expect(policy('chat', {}, { 'cache-control': 'no-cache' })).to.equal('refresh');
   });
 
+  it('reads directives in any case from a list, no-store first; reads no other directive', () => {
+    expect(policy('chat', {}, { 'cache-control': 'No-Cache, NO-STORE' })).to.equal('skip');
+    expect(policy('chat', {}, { 'cache-control': 'NO-CACHE' })).to.equal('refresh');
+    expect(policy('chat', {}, { 'cache-control': 'max-age=0' })).to.equal('use');
+    expect(policy('chat', {}, { pragma: 'no-cache' })).to.equal('use');
+  });
+
   it('skips calls with side effects on the provider unless configured', () => {
     expect(policy('chat', { store: true })).to.equal('skip');
     expect(policy('responses', {})).to.equal('skip');
