@@ -253,6 +253,17 @@ describe('failover and virtual models @integration', () => {
     expect(chatCalls(b)).to.equal(0);
   });
 
+  it('does not fail a stream over when its target answers a head and then an error before any event (a JSON error, the attempt 200)', async () => {
+    a.on('POST', CHAT, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: {"error":{"message":"overloaded","type":"server_error","code":"overloaded"}}\n\n');
+    });
+    const res = await gw.fetch('/v1/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'chain', messages: MESSAGES, stream: true }) });
+    expect([res.status, res.headers.get('content-type'), await res.json()]).to.deep.equal([502, 'application/json', { error: { message: 'overloaded', type: 'provider_error', code: 'overloaded', param: null, provider: 'a' } }]);
+    expect(await attemptsOf(res.headers.get('x-request-id'))).to.deep.equal([['a', 200, null]]);
+    expect(chatCalls(b)).to.equal(0);
+  });
+
   it('splits a weighted virtual model by weight over 1,000 calls', async function () {
     this.timeout(60_000);
     const client = gw.client();
