@@ -11,7 +11,7 @@ import { ANTHROPIC_KEY, AnthropicMock } from '../../test/helpers/mock-anthropic.
 import { startOpenAIMock } from '../../test/helpers/mock-openai.js';
 import { sendJson } from '../../test/helpers/mock-provider.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
-import { closedPort } from '../../test/helpers/net.js';
+import { closedPort, waitFor } from '../../test/helpers/net.js';
 import { parseSamples, samplesOf } from '../../test/helpers/prometheus-text.js';
 import { withPluginOptions } from '../../test/helpers/plugins.js';
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
@@ -282,6 +282,39 @@ describe('failover and virtual models @integration', () => {
     for (let i = 0; i < 4; i++) order.push((await ask('fastest')).response.headers.get('x-gateway-provider'));
     // Neither measured: config order; then `b` (unmeasured) is measured; then the faster one.
     expect(order).to.deep.equal(['a', 'b', 'b', 'b']);
+  });
+});
+
+describe('failover: a call waiting to retry when the gateway shuts down @integration', () => {
+  it("gets the gateway's 503 shutting_down, not a 500", async () => {
+    const a = await startOpenAIMock();
+    a.on('POST', CHAT, (_req, res) => {
+      res.setHeader('retry-after', '4');
+      sendJson(res, 429, { error: { message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_exceeded' } });
+    });
+    const gw = await startTestGateway({
+      config: {
+        server: { shutdown_timeout_ms: 300 },
+        providers: { a: { type: 'openai', base_url: `${a.url}/v1`, api_key: 'sk-a' } },
+        plugins: [...withPluginOptions('router', {}), { name: 'failover', options: { retry: { retry_after_cap_ms: 5000 } } }],
+      },
+    });
+    try {
+      const waiting = gw.fetch(CHAT, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'a/gpt-4o-mini', messages: MESSAGES }) });
+      // The 429 came; the call now waits out its retry-after (4 s) past the shutdown deadline.
+      await waitFor(() => a.requests.some((r) => r.path === CHAT), 2000, 'the first try');
+      const closed = gw.close();
+      const res = await waiting;
+      expect([res.status, res.headers.get('retry-after'), await res.json()]).to.deep.equal([
+        503,
+        '1',
+        { error: { message: 'the gateway shut down before the answer was complete', type: 'internal_error', code: 'shutting_down', param: null } },
+      ]);
+      await closed;
+    } finally {
+      await gw.close();
+      await a.close();
+    }
   });
 });
 

@@ -61,7 +61,11 @@ export default definePlugin<FailoverOptions>({
           failures.push(err);
           const delay = retry < options.retry.max_retries ? retryDelayMs(err, retry, options.retry) : null;
           if (delay === null) return null;
-          await sleep(delay, undefined, { signal: ctx.abort.signal });
+          // Cancelled while waiting: the call ends for the cancellation's reason (the client left,
+          // or the gateway's shutdown deadline came, which the client is told), not sleep's AbortError.
+          await sleep(delay, undefined, { signal: ctx.abort.signal }).catch(() => {
+            throw ctx.abort.reason;
+          });
           if (!breaker.admit(target.id)) return null;
         }
       }
