@@ -143,5 +143,26 @@ describe('cache plugin @integration', () => {
       expect(answers.map((a) => a.cache).sort()).to.deep.equal(['HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'HIT', 'MISS']);
       expect(new Set(answers.map((a) => a.data.choices[0]!.message.content))).to.deep.equal(new Set(['Hello, World!']));
     });
+
+    it('ends the call of a waiting request whose client leaves at once, not when the first call is done', async () => {
+      const real = (await import('../../test/helpers/fixtures.js')).fixtureJson('recorded/openai/chat_completion.json');
+      mock.on('POST', '/v1/chat/completions', async (_req, res) => {
+        await sleep(1500);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(real));
+      });
+      const body = JSON.stringify({ model: MODEL, messages: messages() });
+      const first = gw.fetch('/v1/chat/completions', { method: 'POST', body });
+      await sleep(100);
+      const gone = new AbortController();
+      const waiting = gw.fetch('/v1/chat/completions', { method: 'POST', body, signal: gone.signal }).catch(() => 'aborted');
+      await sleep(100);
+      gone.abort();
+      expect(await waiting).to.equal('aborted');
+      // The leaver's call is over (audited as 499) while the first call still waits for the provider.
+      await sleep(200);
+      const left = (await (await gw.fetch('/admin/audit?status=499')).json()) as { data: unknown[] };
+      expect(left.data).to.have.length(1);
+      expect((await first).headers.get('x-cache')).to.equal('MISS');
+    });
   });
 });

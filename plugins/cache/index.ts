@@ -91,7 +91,7 @@ export default definePlugin<CacheOptions>({
         ticket.leads = true;
         return undefined;
       }
-      await leader;
+      await whileConnected(ctx, leader);
       return await lookup(ctx, ticket.key);
     };
 
@@ -125,6 +125,21 @@ export default definePlugin<CacheOptions>({
     gw.lifecycle.close.tapPromise(NAME, () => store.close());
   },
 });
+
+/**
+ * Waits for `leader`, unless the request is cancelled first (its client left, or the shutdown
+ * deadline came): then its call ends at once with the cancellation's reason, so that what it
+ * holds (a concurrency slot) is given back now rather than when the leader is done.
+ */
+function whileConnected(ctx: RequestContext, leader: Promise<void>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    ctx.abort.onAbort(reject);
+    void leader.then(() => {
+      ctx.abort.offAbort(reject);
+      resolve();
+    });
+  });
+}
 
 /**
  * The Redis backend, connected before the gateway listens (at most a second: a Redis that is down
