@@ -46,6 +46,14 @@ describe('budget plugin (memory)', () => {
     expect(Number(res.headers.get('retry-after'))).to.be.within(untilReset - 2, untilReset + 2);
   });
 
+  it("a total budget's refusal says retry-after a day: it never resets, and the 429 always carries one", async () => {
+    const g = await start(budgetKey(1, 'total'));
+    expect(await statusOf(g.client(KEY))).to.equal('200');
+    await settled();
+    const res = await g.fetch('/v1/chat/completions', { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: JSON.stringify(CHAT) });
+    expect([res.status, res.headers.get('retry-after'), ((await res.json()) as { error: { code: string } }).error.code]).to.deep.equal([429, '86400', 'budget_exceeded']);
+  });
+
   it('40 concurrent calls against a budget worth 5 overshoot it by at most one call', async () => {
     slowChat(limits.mock, 150);
     const g = await start(budgetKey(5));

@@ -21,6 +21,9 @@ import type { BudgetOptions } from './schema.js';
 import { rebuildSpend } from './spend-rebuild.js';
 
 const NAME = 'budget';
+// A total budget never resets: its refusal still says when to try again (the contract promises
+// retry-after on every budget 429), a day, since only an operator raising it helps.
+const TOTAL_RETRY_AFTER_S = 86_400;
 
 declare module '../../core/context.js' {
   interface ContextLocals {
@@ -59,7 +62,7 @@ export default definePlugin<BudgetOptions>({
       }
       if (exhausted !== -1) {
         const spent = accounts[exhausted]!;
-        const retryAfter = spent.end === null ? null : (spent.end - Date.now()) / 1000;
+        const retryAfter = spent.end === null ? TOTAL_RETRY_AFTER_S : (spent.end - Date.now()) / 1000;
         throw rateLimited(`the budget of $${formatUsd(spent.limit)} for ${spent.scope} is spent for this period`, retryAfter, 'budget_exceeded');
       }
       ctx.locals.budget = { accounts, reserved };
