@@ -14,7 +14,7 @@ import { sendError, sendJsonReply, setReplyHeaders } from './respond.js';
 import type { SecretText } from './secret-text.js';
 import type { StageRunners, Stages } from './stages.js';
 import { parseJsonObject, readBody, requestedModel } from './body.js';
-import { relayStream } from './stream/relay.js';
+import { openRelay, relayStream } from './stream/relay.js';
 
 /** Told when a request's work is over (after the log stage): the server's in-flight count. */
 export type Settled = (ctx: RequestContext) => void;
@@ -110,6 +110,8 @@ export class Pipeline {
    * pipeline's own call when no cache or forward tap answered, and a plugin's (failover) per
    * target. Each call hands the handler the client's request as read, so a second target gets
    * the same request. The target that answered becomes ctx.target, which price and log read.
+   * A stream settles once its first output for the client exists (primed, nothing written yet):
+   * a failure before that is this attempt's, and another target may still answer.
    */
   async invoke(ctx: RequestContext, target: Target): Promise<JsonReply | StreamReply> {
     const handler = this.#handler(ctx, target);
@@ -119,6 +121,7 @@ export class Pipeline {
     let reply: JsonReply | StreamReply;
     try {
       reply = await handler(request, target);
+      if (reply.kind === 'stream') await this.#prime(ctx, reply, target);
     } catch (err) {
       if (meter.billed !== null) ctx.usage = meter.billed;
       failedAttempt(ctx, target, started, meter.queuedMs, this.#secrets.redactError(toGatewayError(err)));
@@ -127,6 +130,15 @@ export class Pipeline {
     succeededAttempt(ctx, target, started, meter.queuedMs, reply);
     ctx.target = target;
     return reply;
+  }
+
+  /** Reads the stream up to its first output; a route that cannot stream is #send's to refuse. */
+  #prime(ctx: RequestContext, reply: StreamReply, target: Target): Promise<void> | undefined {
+    const format = ctx.route.streamFormat;
+    if (format === null) return undefined;
+    const relay = openRelay(ctx, reply, format, this.#secrets, target.provider.name);
+    reply.primed = relay;
+    return relay.prime();
   }
 
   #handler(ctx: RequestContext, target: Target): OperationHandler {
@@ -146,6 +158,7 @@ export class Pipeline {
       return undefined;
     }
     setReplyHeaders(ctx, reply.headers);
+    if (reply.primed !== undefined) return reply.primed.run(reply.headers);
     const format = ctx.route.streamFormat;
     if (format === null) throw new Error(`operation ${ctx.route.operation ?? '?'} cannot stream`);
     return relayStream(ctx, reply, format, this.#secrets);

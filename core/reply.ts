@@ -24,6 +24,17 @@ export interface StreamReply {
   source: AsyncIterable<Buffer | string>;
   translator: StreamTranslator<unknown>;
   headers: Record<string, string> | null;
+  /**
+   * Set by `invoke`: the stream already read up to its first output for the client, which the
+   * pipeline writes (with `headers` as they are then). Its source and translator are in use.
+   */
+  primed?: PrimedStream;
+}
+
+/** A stream read up to its first output for the client (core/stream/relay.ts); nothing written yet. */
+export interface PrimedStream {
+  /** Writes the held output, then the rest of the stream; `headers`: the reply's extra ones. */
+  run(headers: Record<string, string> | null): Promise<void>;
 }
 
 /**

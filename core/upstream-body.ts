@@ -115,6 +115,20 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     return false;
   }
 
+  /**
+   * Stops the call: its connection is closed and the rest of the answer is never read (a stream
+   * given up before the client got any of it). The consumer hears nothing more.
+   */
+  cancel(reason: Error): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#error = reason;
+    this.#held = [];
+    this.#chunks = [];
+    this.#size = 0;
+    this.#controller?.abort(reason);
+  }
+
   /** Resume a paused upstream (after the consumer drained). */
   resume(): void {
     this.#controller?.resume();

@@ -1,11 +1,9 @@
 // The relay's writes to the client: a burst of pass-through events goes out as one write, cut
 // only around an event the client must not get.
 import { expect } from 'chai';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fixtureText } from '../../test/helpers/fixtures.js';
-import { RequestContext } from '../context.js';
+import { chatContext } from '../../test/helpers/relay-context.js';
 import { streamReply } from '../reply.js';
-import type { RouteSpec } from '../routes.js';
 import { UpstreamBody } from '../upstream-body.js';
 import { chatStreamFormat } from './chat-format.js';
 import { ChatChunkStream } from './client-format-streams.js';
@@ -19,46 +17,9 @@ const CONTENT = RECORDED.slice(0, RECORDED.lastIndexOf('data: [DONE]'));
 const USAGE_EVENT = 'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":17,"completion_tokens":4,"total_tokens":21}}\n\n';
 const DONE_EVENT = 'data: [DONE]\n\n';
 
-/** A response that records each write. */
-function recordingResponse(): ServerResponse & { writes: string[] } {
-  const writes: string[] = [];
-  const res = {
-    writes,
-    headersSent: false,
-    destroyed: false,
-    writableEnded: false,
-    statusCode: 200,
-    setHeader() {},
-    write(chunk: Buffer | string) {
-      res.headersSent = true;
-      writes.push(chunk.toString());
-      return true;
-    },
-    end(chunk?: Buffer | string) {
-      if (chunk !== undefined) writes.push(chunk.toString());
-      res.writableEnded = true;
-    },
-    once() {},
-    off() {},
-  };
-  return res as unknown as ServerResponse & { writes: string[] };
-}
-
 /** Relays `events`, handed over by undici as one frame each within one socket read. */
 async function relay(events: string[], includeUsage: boolean): Promise<string[]> {
   return (await relayed(events, includeUsage)).writes;
-}
-
-/** A chat stream request's context, writing to a recording response; `copy` is what a stage asked to be kept. */
-function chatContext(includeUsage: boolean, copy: StreamCopy | null): { ctx: RequestContext; res: ReturnType<typeof recordingResponse> } {
-  const route: RouteSpec = { method: 'POST', path: '/v1/chat/completions', access: 'client', operation: 'chat', body: 'json', streamFormat: chatStreamFormat, handler: null };
-  const req = { method: 'POST', url: route.path, headers: {}, socket: {} } as unknown as IncomingMessage;
-  const res = recordingResponse();
-  const ctx = new RequestContext(req, res, route, {}, route.path);
-  ctx.stream = true;
-  ctx.body = { stream_options: { include_usage: includeUsage } };
-  ctx.streamCopy = copy;
-  return { ctx, res };
 }
 
 /** The same, with the response body the relay leaves for the audit log. */

@@ -2,6 +2,12 @@
 // upstream until 'drain' (backpressure); a client that goes away cancels the upstream request
 // through ctx.abort.
 //
+// A relay is opened, may be primed, then run. Priming (invoke does it) reads the stream until
+// its first output for the client exists, or it ended, holding that output: nothing is written,
+// not even the head. A failure before any output rejects the priming and stops the upstream
+// call, so the client has been sent nothing and another target may answer. Running writes what
+// was held, then relays the rest as it comes.
+//
 // Two ways through, chosen by the translator:
 // - translated: each upstream chunk is parsed once, handed to the provider's translator, framed
 //   by the operation's format and written as one write;
@@ -19,126 +25,178 @@ import type { RequestContext } from '../context.js';
 import { clientClosed, isGatewayError, toGatewayError } from '../errors.js';
 import type { GatewayError } from '../errors.js';
 import { upstreamError } from '../http-client.js';
-import type { StreamReply } from '../reply.js';
+import type { PrimedStream, StreamReply } from '../reply.js';
 import { sendError, startEventStream } from '../respond.js';
 import type { SecretText } from '../secret-text.js';
 import type { BodyConsumer } from '../upstream-body.js';
 import { UpstreamBody } from '../upstream-body.js';
 import type { FormatSink, StreamFormat } from './format.js';
+import { RawEvents } from './raw-events.js';
 import { eventEnd, eventStart, lastEventEnd } from './sse-bytes.js';
 import { SseParser } from './sse-parser.js';
-import type { StreamCopy } from './stream-copy.js';
-import type { StreamFold } from './stream-fold.js';
 import { isPassthrough } from './translator.js';
-import type { PassthroughTranslator } from './translator.js';
 
 const EVENT_END = Buffer.from('\n\n');
 // The upstream's own end of stream: a `data: [DONE]` line (a token that reads "[DONE]" is JSON text, not this).
 const DONE_LINE = /(?:^|\n)data: ?\[DONE\]\r?\n/;
-// A key with an escape in it (`"us\u0061ge":`) could be a watched one in disguise: its event is read too.
-const ESCAPED_KEY = /\\[^"\n]*"\s*:/g;
 
-/** `secrets`: credentials an error event must not quote. */
-export function relayStream(ctx: RequestContext, reply: StreamReply, format: StreamFormat, secrets: SecretText): Promise<void> {
+/**
+ * A relay for `reply`, to prime and then run. `provider`: whose stream it is, for an error the
+ * upstream gave without naming it; `secrets`: credentials an error event must not quote.
+ */
+export function openRelay(ctx: RequestContext, reply: StreamReply, format: StreamFormat, secrets: SecretText, provider: string): StreamRelay {
   const translator = reply.translator;
   const copy = ctx.streamCopy;
   // Pass-through: the relay copies the upstream's whole events; translated: the format copies what it frames.
   const raw = isPassthrough(translator) ? new RawEvents(translator, translator.fold(), copy) : null;
-  const relay = new StreamRelay(ctx, reply, format.createSink(ctx, raw === null ? copy : null), raw, secrets);
-  return reply.source instanceof UpstreamBody ? relay.push(reply.source) : relay.pull(reply.source);
+  return new StreamRelay(ctx, reply, format.createSink(ctx, raw === null ? copy : null), raw, secrets, provider);
 }
 
-/** The pass-through side of a relay: the event bytes held back, the fold, what was seen. */
-class RawEvents {
-  readonly translator: PassthroughTranslator<unknown>;
-  readonly fold: StreamFold;
-  readonly #copy: StreamCopy | null;
-  /** The start of an event the upstream has not finished yet. */
-  carry: Buffer | null = null;
-  /** The upstream's own `[DONE]` went out: no trailer after it. */
-  doneSent = false;
-
-  constructor(translator: PassthroughTranslator<unknown>, fold: StreamFold, copy: StreamCopy | null) {
-    this.translator = translator;
-    this.fold = fold;
-    this.#copy = copy;
-  }
-
-  /** Whole events the client got (or the format hid): the fold and the copy hold the same bytes. */
-  keep(events: Buffer | string): void {
-    this.fold.add(events);
-    this.#copy?.add(events);
-  }
-
-  /**
-   * Where the translator's watched pattern (or, in text with escapes, an escaped key) first
-   * matches at or after `from`, or -1. A RegExp over the latin1 text (one character a byte) runs
-   * several times faster than Buffer#indexOf for needles that start with a quote, the commonest
-   * byte of JSON.
-   */
-  watchedAt(text: string, from: number, escapes: boolean): number {
-    const at = firstMatch(this.translator.watched, text, from);
-    if (!escapes) return at;
-    const escaped = firstMatch(ESCAPED_KEY, text, from);
-    return at === -1 || (escaped !== -1 && escaped < at) ? escaped : at;
-  }
+/** Relays a stream nobody primed (a cache's replay) at once. */
+export function relayStream(ctx: RequestContext, reply: StreamReply, format: StreamFormat, secrets: SecretText): Promise<void> {
+  return openRelay(ctx, reply, format, secrets, ctx.target?.provider.name ?? 'unknown').run(reply.headers);
 }
 
-function firstMatch(pattern: RegExp, text: string, from: number): number {
-  pattern.lastIndex = from;
-  const match = pattern.exec(text);
-  return match === null ? -1 : match.index;
+interface Priming {
+  resolve: () => void;
+  reject: (err: unknown) => void;
 }
 
-class StreamRelay implements BodyConsumer {
+export class StreamRelay implements BodyConsumer, PrimedStream {
   readonly #ctx: RequestContext;
   readonly #reply: StreamReply;
   readonly #sink: FormatSink;
   readonly #raw: RawEvents | null;
   readonly #secrets: SecretText;
+  readonly #provider: string;
   readonly #parser = new SseParser();
+  #headers: Record<string, string> | null = null;
+  /** Output for the client not written yet: held from the start until run(), null once running. */
+  #held: Buffer[] | null = [];
+  /** How a stream that ended while its output was held ends: done by run(), after that output. */
+  #finale: (() => void) | null = null;
+  #priming: Priming | null = null;
+  /** Reading began (by prime() or run()). */
+  #reading = false;
+  /** The upstream waits for run(): output came after the priming had settled. */
+  #waitsForRun = false;
   #body: UpstreamBody | null = null;
+  /** Pull mode: wakes the loop waiting for a drain or for run(). */
+  #wakePull: (() => void) | null = null;
   #done = false;
   #resolve: (() => void) | null = null;
   readonly #onDrain = (): void => {
-    this.#body?.resume();
+    this.#resume();
   };
 
-  constructor(ctx: RequestContext, reply: StreamReply, sink: FormatSink, raw: RawEvents | null, secrets: SecretText) {
+  constructor(ctx: RequestContext, reply: StreamReply, sink: FormatSink, raw: RawEvents | null, secrets: SecretText, provider: string) {
     this.#secrets = secrets;
     this.#ctx = ctx;
     this.#reply = reply;
     this.#sink = sink;
     this.#raw = raw;
+    this.#provider = provider;
   }
 
-  push(body: UpstreamBody): Promise<void> {
-    return new Promise((resolve) => {
-      this.#resolve = resolve;
-      this.#body = body;
-      body.consume(this);
+  /**
+   * Reads the stream until its first output for the client exists or it ended (resolves), or
+   * until it failed before any output (rejects with the error, the upstream call stopped).
+   * Nothing is written to the client.
+   */
+  prime(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#priming = { resolve, reject };
+      this.#read();
     });
   }
 
-  async pull(source: AsyncIterable<Buffer | string>): Promise<void> {
-    try {
-      for await (const chunk of source) {
-        // An in-process source does not see the cancellation: stop it here.
-        if (this.#ctx.abort.aborted) break;
-        if (!this.#relay(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)) await drained(this.#ctx);
-        if (this.#done) return;
+  /** Writes what priming held (the head with it), then relays the rest; `headers`: the reply's extra ones. */
+  run(headers: Record<string, string> | null): Promise<void> {
+    this.#headers = headers;
+    return new Promise((resolve) => {
+      this.#resolve = resolve;
+      const held = this.#held!;
+      this.#held = null;
+      if (!this.#reading) {
+        this.#read();
+        return;
       }
-      if (this.#ctx.abort.aborted) this.#cut();
+      const written = held.length === 0 || this.#writeBytes(held.length === 1 ? held[0]! : Buffer.concat(held));
+      const finale = this.#finale;
+      if (finale !== null) {
+        finale();
+        this.#finish();
+      } else if (this.#waitsForRun) {
+        this.#waitsForRun = false;
+        if (written) this.#resume();
+        else this.#ctx.res.once('drain', this.#onDrain);
+      }
+    });
+  }
+
+  #read(): void {
+    this.#reading = true;
+    const source = this.#reply.source;
+    if (source instanceof UpstreamBody) {
+      this.#body = source;
+      source.consume(this);
+    } else void this.#pull(source);
+  }
+
+  async #pull(source: AsyncIterable<Buffer | string>): Promise<void> {
+    const iterator = source[Symbol.asyncIterator]();
+    const abort = this.#ctx.abort;
+    try {
+      let next = await iterator.next();
+      // An in-process source does not see the cancellation: it is stopped here.
+      while (next.done !== true && !this.#done && !abort.aborted) {
+        const chunk = next.value;
+        if (!this.data(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)) await this.#pullResumed();
+        if (this.#done) break;
+        next = await iterator.next();
+      }
+      if (next.done !== true) void iterator.return?.();
+      if (abort.aborted) this.#cut();
       else this.end();
     } catch (err) {
       this.error(err);
     }
-    this.#finish();
+  }
+
+  /** Resolves when #resume() is called (a drain, or run()), or when the request is cancelled (neither comes then). */
+  #pullResumed(): Promise<void> {
+    return new Promise((resolve) => {
+      const abort = this.#ctx.abort;
+      const done = (): void => {
+        this.#wakePull = null;
+        abort.offAbort(done);
+        resolve();
+      };
+      this.#wakePull = done;
+      abort.onAbort(done);
+    });
+  }
+
+  #resume(): void {
+    if (this.#body !== null) this.#body.resume();
+    else this.#wakePull?.();
   }
 
   data(chunk: Buffer): boolean {
-    if (this.#done || this.#relay(chunk)) return true;
-    this.#ctx.res.once('drain', this.#onDrain);
+    if (this.#done) return true;
+    const written = this.#relay(chunk);
+    const held = this.#held;
+    if (held === null) {
+      if (written) return true;
+      this.#ctx.res.once('drain', this.#onDrain);
+      return false;
+    }
+    if (this.#done || held.length === 0) return true;
+    if (this.#priming !== null) {
+      this.#settlePriming(null);
+      return true;
+    }
+    this.#waitsForRun = true;
     return false;
   }
 
@@ -163,43 +221,87 @@ class StreamRelay implements BodyConsumer {
     const trailer = raw !== null && raw.doneSent ? '' : this.#sink.trailer();
     this.#ctx.streamCopy?.add(trailer);
     this.#write(this.#sink.take() + trailer);
-    this.#ctx.res.end();
-    this.#finish();
+    this.#conclude(() => {
+      // A stream with no event at all still gets its head.
+      this.#start();
+      this.#ctx.res.end();
+    });
   }
 
   error(err: unknown): void {
     if (this.#done) return;
-    const ctx = this.#ctx;
-    if (ctx.abort.aborted) {
+    if (this.#ctx.abort.aborted) {
       this.#cut();
       return;
     }
-    this.#sendError(toGatewayError(upstreamError(ctx.target?.provider.name ?? 'unknown', err)));
-    this.#finish();
+    const e = toGatewayError(upstreamError(this.#provider, err));
+    // What the translator emitted before the failure is the client's: it goes first, and the error event is the last one.
+    this.#write(this.#sink.take());
+    if (this.#nothingYet()) this.#giveUp(e);
+    else this.#conclude(() => sendError(this.#ctx, this.#secrets.redactError(e)));
   }
 
   /**
    * The request was cancelled mid-stream. By the gateway (the shutdown deadline: the reason is
    * the error to tell): the client gets it as the last event. By the client going away: the
    * log stage records 499. Either way the usage is what the provider reported until now.
+   * Before any output, the priming fails with the reason instead: the pipeline answers it.
    */
   #cut(): void {
     const ctx = this.#ctx;
     const reason = ctx.abort.reason;
-    if (isGatewayError(reason)) this.#sendError(reason);
-    else {
-      ctx.status = 499;
-      ctx.error = clientClosed();
+    if (this.#nothingYet()) {
+      // The call ends here, as a stream cut later would: the usage reported so far is partial.
+      ctx.partial = true;
+      this.#giveUp(reason);
+      return;
     }
-    ctx.partial = true;
+    this.#conclude(() => {
+      if (isGatewayError(reason)) sendError(ctx, this.#secrets.redactError(reason));
+      else {
+        ctx.status = 499;
+        ctx.error = clientClosed();
+      }
+      ctx.partial = true;
+    });
+  }
+
+  /** Priming, and no output for the client yet: a failure now is the attempt's, not the stream's. */
+  #nothingYet(): boolean {
+    return this.#held !== null && this.#held.length === 0;
+  }
+
+  /**
+   * The attempt failed before its stream began: its upstream call stops, and what it copied is
+   * not the call's. Usage the provider reported is kept, as invoke keeps what a handler billed.
+   */
+  #giveUp(err: unknown): void {
+    this.#done = true;
+    const usage = this.#sink.usageResult();
+    if (usage !== null) this.#ctx.usage = usage;
+    this.#body?.cancel(toGatewayError(err));
+    this.#ctx.streamCopy?.clear();
+    this.#settlePriming(err);
+  }
+
+  /** The stream ended: `finale` ends the response now, or after the held output once running. */
+  #conclude(finale: () => void): void {
+    this.#done = true;
+    if (this.#held !== null) {
+      this.#finale = finale;
+      this.#settlePriming(null);
+      return;
+    }
+    finale();
     this.#finish();
   }
 
-  /** What the translator emitted before the failure is the client's: it goes first, and the error event is the last one. */
-  #sendError(err: GatewayError): void {
-    const pending = this.#sink.take();
-    if (pending !== '') this.#write(pending);
-    sendError(this.#ctx, this.#secrets.redactError(err));
+  #settlePriming(err: unknown): void {
+    const priming = this.#priming;
+    if (priming === null) return;
+    this.#priming = null;
+    if (err === null) priming.resolve();
+    else priming.reject(err);
   }
 
   /** One upstream chunk through; false when the socket is full. */
@@ -270,43 +372,32 @@ class StreamRelay implements BodyConsumer {
     return ok;
   }
 
-  /** Writes framed text (starting the event stream, even with no text); false when the socket is full. */
+  /** Writes framed text; false when the socket is full. */
   #write(text: string): boolean {
     // A Buffer, not the string: for a string, Node writes the chunked-encoding frame and the
     // text in two syscalls; for a Buffer, one writev.
-    if (text !== '') return this.#writeBytes(Buffer.from(text, 'utf8'));
-    this.#start();
-    return true;
+    return text === '' || this.#writeBytes(Buffer.from(text, 'utf8'));
   }
 
+  /** Writes (or, before run(), holds) bytes for the client; false when the socket is full. */
   #writeBytes(bytes: Buffer): boolean {
+    const held = this.#held;
+    if (held !== null) {
+      held.push(bytes);
+      return true;
+    }
     this.#start();
     const res = this.#ctx.res;
     return res.destroyed || res.write(bytes);
   }
 
   #start(): void {
-    if (!this.#ctx.res.headersSent) startEventStream(this.#ctx, this.#reply.headers);
+    if (!this.#ctx.res.headersSent) startEventStream(this.#ctx, this.#headers);
   }
 
   #finish(): void {
-    if (this.#done) return;
-    this.#done = true;
     this.#ctx.responseBody = this.#raw !== null ? this.#raw.fold : this.#sink.result();
     this.#ctx.usage = this.#sink.usageResult();
     this.#resolve?.();
   }
-}
-
-/** Resolves on the socket's 'drain', or when the request is cancelled (the drain never comes). */
-function drained(ctx: RequestContext): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      ctx.res.off('drain', done);
-      ctx.abort.offAbort(done);
-      resolve();
-    };
-    ctx.res.once('drain', done);
-    ctx.abort.onAbort(done);
-  });
 }

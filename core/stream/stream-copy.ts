@@ -28,6 +28,13 @@ export class StreamCopy {
     this.#parts.push(events);
   }
 
+  /** Lets go of everything: what a failed attempt added before its stream began is not the call's. */
+  clear(): void {
+    this.#parts = [];
+    this.#size = 0;
+    this.#overflowed = false;
+  }
+
   /** The stream went past `limit`: nothing is kept. */
   get overflowed(): boolean {
     return this.#overflowed;

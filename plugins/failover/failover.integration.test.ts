@@ -14,6 +14,7 @@ import type { MockProvider } from '../../test/helpers/mock-provider.js';
 import { closedPort, waitFor } from '../../test/helpers/net.js';
 import { parseSamples, samplesOf } from '../../test/helpers/prometheus-text.js';
 import { withPluginOptions } from '../../test/helpers/plugins.js';
+import { sseData } from '../../test/helpers/sse.js';
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
 
@@ -253,15 +254,41 @@ describe('failover and virtual models @integration', () => {
     expect(chatCalls(b)).to.equal(0);
   });
 
-  it('does not fail a stream over when its target answers a head and then an error before any event (a JSON error, the attempt 200)', async () => {
+  const streamChat = (model: string): Promise<Response> =>
+    gw.fetch(CHAT, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, messages: MESSAGES, stream: true }) });
+
+  it('fails a stream over when its target answers a head and then an error before any event (the client gets the next target\'s stream)', async () => {
     a.on('POST', CHAT, (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end('data: {"error":{"message":"overloaded","type":"server_error","code":"overloaded"}}\n\n');
     });
-    const res = await gw.fetch('/v1/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'chain', messages: MESSAGES, stream: true }) });
-    expect([res.status, res.headers.get('content-type'), await res.json()]).to.deep.equal([502, 'application/json', { error: { message: 'overloaded', type: 'provider_error', code: 'overloaded', param: null, provider: 'a' } }]);
-    expect(await attemptsOf(res.headers.get('x-request-id'))).to.deep.equal([['a', 200, null]]);
-    expect(chatCalls(b)).to.equal(0);
+    const res = await streamChat('chain');
+    const text = await res.text();
+    expect([res.status, res.headers.get('content-type'), res.headers.get('x-gateway-provider')]).to.deep.equal([200, 'text/event-stream; charset=utf-8', 'b']);
+    expect(streamedContent(text)).to.equal('Hello, World!');
+    expect(await attemptsOf(res.headers.get('x-request-id'))).to.deep.equal([
+      ['a', 502, 'overloaded'],
+      ['a', 502, 'overloaded'],
+      ['b', 200, null],
+    ]);
+    expect([chatCalls(a), chatCalls(b)]).to.deep.equal([2, 1]);
+  });
+
+  it('fails a stream over when its target\'s connection breaks right after the head', async () => {
+    a.on('POST', CHAT, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      setTimeout(() => res.destroy(), 20);
+    });
+    const res = await streamChat('chain');
+    const text = await res.text();
+    expect([res.status, res.headers.get('x-gateway-provider'), streamedContent(text)]).to.deep.equal([200, 'b', 'Hello, World!']);
+    const broken = "provider 'a' unreachable or connection broken (UND_ERR_SOCKET)";
+    expect(await attemptsOf(res.headers.get('x-request-id'))).to.deep.equal([
+      ['a', 502, broken],
+      ['a', 502, broken],
+      ['b', 200, null],
+    ]);
   });
 
   it('splits a weighted virtual model by weight over 1,000 calls', async function () {
@@ -317,6 +344,14 @@ describe('failover: a call waiting to retry when the gateway shuts down @integra
     }
   });
 });
+
+/** The content of a chat stream's events, joined. */
+function streamedContent(text: string): string {
+  return sseData(text)
+    .filter((data) => data !== '[DONE]')
+    .map((data) => (JSON.parse(data) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '')
+    .join('');
+}
 
 function chatAnswer(content: string): Record<string, unknown> {
   return { id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] };

@@ -37,6 +37,11 @@ describe('abort propagation @integration', () => {
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // A head, then nothing for longer than any test waits: the gateway is still priming the stream.
+      if ((body as { messages: Array<{ content: string }> }).messages[0]!.content === 'head only') {
+        res.flushHeaders();
+        return;
+      }
       for (let i = 0; i < CHUNKS; i++) {
         if (res.destroyed) return;
         res.write(chunk(i));
@@ -90,6 +95,17 @@ describe('abort propagation @integration', () => {
     expect(await settled).to.be.instanceOf(APIUserAbortError);
     await waitFor(() => mock.aborted === 1, 1000, 'the upstream request to be aborted');
     expect(Date.now() - started).to.be.below(2000);
+  });
+
+  it('a client that aborts after the provider\'s head but before any event aborts the upstream request', async () => {
+    const controller = new AbortController();
+    const call = gw.fetch('/v1/chat/completions', { method: 'POST', body: JSON.stringify({ model: 'openai/gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'head only' }] }), signal: controller.signal });
+    const settled = call.then(() => null, (e: unknown) => (e as Error).name);
+    await waitFor(() => mock.requests.some((r) => r.path === '/v1/chat/completions'), 1000, 'the upstream request');
+    await sleep(50);
+    controller.abort();
+    expect(await settled).to.equal('AbortError');
+    await waitFor(() => mock.aborted === 1, 1000, 'the upstream request to be aborted');
   });
 
   it('the gateway is still healthy afterwards and serves the next stream to its end', async () => {

@@ -50,6 +50,7 @@ interface AuditEntry {
   output_tokens: number;
   error: { code: string | null; message: string } | null;
   status: number;
+  attempts: Array<{ provider: string; status: number; error: string | null }>;
 }
 
 describe('pass-through chat streams @integration', () => {
@@ -124,6 +125,15 @@ describe('pass-through chat streams @integration', () => {
     const entry = await audit(id);
     expect(entry.error).to.include({ code: 'overloaded', message: 'the model is overloaded' });
     expect(body(entry).choices[0]!.message.content).to.equal('Hello, World!');
+  });
+
+  it('answers an error that comes before any event with a JSON error, the attempt recording it (nothing had been sent)', async () => {
+    upstream = ERROR_EVENT + DONE_EVENT;
+    cuts = [];
+    const { text, id, status } = await stream(true);
+    expect([status, JSON.parse(text)]).to.deep.equal([502, { error: { message: 'the model is overloaded', type: 'provider_error', code: 'overloaded', param: null, provider: 'openai' } }]);
+    const entry = await audit(id);
+    expect([entry.status, entry.error?.code, entry.attempts.map((t) => [t.provider, t.status, t.error])]).to.deep.equal([502, 'overloaded', [['openai', 502, 'the model is overloaded']]]);
   });
 
   it('keeps CRLF framing and comments as sent, ends a last event without its blank line, and adds the missing [DONE]', async () => {
