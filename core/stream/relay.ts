@@ -156,6 +156,7 @@ export class StreamRelay implements BodyConsumer, PrimedStream {
         next = await iterator.next();
       }
       if (next.done !== true) void iterator.return?.();
+      if (this.#done) return;
       if (abort.aborted) this.#cut();
       else this.end();
     } catch (err) {
