@@ -11,6 +11,7 @@ import { MASTER_KEY, startTestGateway } from '../helpers/start-gateway.js';
 import type { TestGateway } from '../helpers/start-gateway.js';
 import { defaultPlugins } from '../helpers/plugins.js';
 import { SCRIPTED_FEATURES_ENTRY } from '../helpers/scripted-features.test-plugin.js';
+import { AUDIT_ON_POSTGRES } from '../helpers/postgres.js';
 
 interface LogRecord {
   level: string;
@@ -57,7 +58,9 @@ describe('operator log @integration', () => {
     expect(byTopic['listening']).to.match(/^sluice listening on http:\/\/127\.0\.0\.1:\d+$/);
     expect(byTopic['plugins']).to.equal('plugins: auth, tagging, validate, router, passthrough, responses-adapter, provider-openai, provider-openai-compatible, provider-azure, provider-anthropic, provider-gemini, provider-demo, pricing, audit, keys, ratelimit, budget, dashboard, scripted-features');
     expect(byTopic['data dir']).to.equal(`data dir: ${gw.dataDir}`);
-    expect(byTopic['store']).to.equal(`store: sqlite ${gw.dataDir}/sluice.db`);
+    // SLUICE_TEST_STORE=postgres runs the suite with the audit log in a scratch schema.
+    if (AUDIT_ON_POSTGRES) expect(byTopic['store']).to.match(/^store: postgres, schema sluice_test_[0-9a-f]+$/);
+    else expect(byTopic['store']).to.equal(`store: sqlite ${gw.dataDir}/sluice.db`);
   });
 
   it('logs each finished request once, after its response, with its id and no credential', async () => {

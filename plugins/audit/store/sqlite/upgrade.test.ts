@@ -11,6 +11,7 @@ import { startTestGateway } from '../../../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../../../test/helpers/start-gateway.js';
 import { formatUsd } from '../../../pricing/money.js';
 import type { AuditEntryView } from '../../routes/routes.js';
+import { AUDIT_ON_POSTGRES } from '../../../../test/helpers/postgres.js';
 
 const FIXTURE = new URL('../../../../test/fixtures/audit-v3/', import.meta.url);
 
@@ -21,7 +22,8 @@ interface Expected {
   usage: Record<string, Array<{ value: string | null; requests: number; input_tokens: number; output_tokens: number; total_tokens: number; cost_pico: string; unpriced_requests: number }>>;
 }
 
-describe('upgrading a data directory of the segment-file store @integration', function () {
+// The upgrade is of a SQLite data directory: a gateway on PostgreSQL has none to upgrade.
+(AUDIT_ON_POSTGRES ? describe.skip : describe)('upgrading a data directory of the segment-file store @integration', function () {
   this.timeout(60_000);
   const expected = JSON.parse(readFileSync(new URL('expected.json', FIXTURE), 'utf8')) as Expected;
   let dataDir: string;
