@@ -54,13 +54,22 @@ describe('cache plugin @integration', () => {
       const asked = messages();
       const first = await chat(fit.gw, { messages: asked });
       const hit = await chat(fit.gw, { messages: asked });
-      type Audit = { cache_hit: boolean; cost_source: string; cost: { total_usd: string; saved_usd: string } };
+      type Audit = { cache_hit: boolean; cost_source: string; cost: { total_usd: string; saved_usd: string }; attempts: Array<{ provider: string; status: number }> };
       const missEntry = await auditEntry<Audit>(fit.gw, first.id);
       const hitEntry = await auditEntry<Audit>(fit.gw, hit.id);
       expect(missEntry.cache_hit).to.equal(false);
+      // docs/api.md: one attempt per provider try, none for a cache hit.
+      expect([missEntry.attempts.map((a) => [a.provider, a.status]), hitEntry.attempts]).to.deep.equal([[['openai', 200]], []]);
       expect(hitEntry).to.deep.include({ cache_hit: true, cost_source: 'cache' });
       expect(hitEntry.cost.total_usd).to.equal('0');
       expect(hitEntry.cost.saved_usd).to.equal(missEntry.cost.total_usd);
+    });
+
+    it('says nothing on a request refused before the cache looked at it (a bad body, an unknown model)', async () => {
+      const post = (body: unknown) => fit.gw.fetch('/v1/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const bad = await post({ model: MODEL, messages: 'not a list' });
+      const unknown = await post({ model: 'no-such-provider/model', messages: messages() });
+      expect([bad.status, bad.headers.get('x-cache'), unknown.status, unknown.headers.get('x-cache')]).to.deep.equal([400, null, 404, null]);
     });
 
     it('bypasses the cache on Cache-Control: no-store and no-cache', async () => {
