@@ -73,14 +73,11 @@ export function answerFacts(body: unknown): AnswerFacts {
 }
 
 function rawFacts(raw: string | Buffer): AnswerFacts {
-  // An answer no longer than head and tail together is read once, whole.
-  const whole = raw.length > HEAD_BYTES + TAIL_BYTES ? null : typeof raw === 'string' ? raw : raw.toString('latin1');
-  const head = whole ?? (typeof raw === 'string' ? raw.slice(0, HEAD_BYTES) : raw.toString('latin1', 0, HEAD_BYTES));
-  const tail = whole ?? (typeof raw === 'string' ? raw.slice(-TAIL_BYTES) : raw.toString('latin1', raw.length - TAIL_BYTES));
+  const head = typeof raw === 'string' ? raw.slice(0, HEAD_BYTES) : raw.toString('latin1', 0, HEAD_BYTES);
+  const tail = typeof raw === 'string' ? raw.slice(-TAIL_BYTES) : raw.toString('latin1', Math.max(0, raw.length - TAIL_BYTES));
   // An embeddings list names its model after the vectors.
-  const model = (MODEL_MEMBER.exec(head) ?? (whole === null ? MODEL_MEMBER.exec(tail) : null))?.[1] ?? null;
+  const model = (MODEL_MEMBER.exec(head) ?? MODEL_MEMBER.exec(tail))?.[1] ?? null;
   const finishReasons: string[] = [];
-  FINISH_REASON.lastIndex = 0;
-  for (let match = FINISH_REASON.exec(tail); match !== null; match = FINISH_REASON.exec(tail)) finishReasons.push(match[1]!);
+  for (const match of tail.matchAll(FINISH_REASON)) finishReasons.push(match[1]!);
   return { model, finishReasons };
 }
