@@ -12,12 +12,15 @@ import { cacheKey } from './cache-key.js';
 import { Coalescer } from './coalescer.js';
 import { bodyBytes, entrySize, ownBytes, replyFrom } from './entry.js';
 import type { Entry } from './entry.js';
+import { KeyMemo } from './key-memo.js';
 import { MemoryStore } from './memory-store.js';
 import type { RedisStore } from './redis-store.js';
 import { requestPolicy } from './request-policy.js';
 import type { CacheStore } from './store.js';
 
 const NAME = 'cache';
+/** Distinct request bodies whose cache key is remembered (about 150 bytes each). */
+const MEMO_CAPACITY = 10_000;
 
 interface CacheOptions {
   backend: 'memory' | 'redis';
@@ -71,6 +74,7 @@ export default definePlugin<CacheOptions>({
     const coalescer = options.coalesce ? new Coalescer() : null;
     const operations = new Set(options.operations);
     const ttlMs = options.ttl_seconds * 1000;
+    const keys = new KeyMemo(MEMO_CAPACITY);
 
     // A backend that fails is a miss, never a failed request.
     const lookup = async (ctx: RequestContext, key: string): Promise<Reply | undefined> => {
@@ -101,7 +105,9 @@ export default definePlugin<CacheOptions>({
       if (policy === 'skip') return undefined;
       const target = ctx.target!;
       const scope = options.scope === 'key' ? (ctx.principal?.id ?? '') : '*';
-      const key = cacheKey({ scope, operation: ctx.route.operation!, provider: target.provider.name, model: target.model, body: ctx.body! });
+      const parts = { scope, operation: ctx.route.operation!, provider: target.provider.name, model: target.model, body: ctx.body! };
+      const raw = ctx.rawBody;
+      const key = raw === null ? cacheKey(parts) : keys.key(`${scope}\0${parts.operation}\0${parts.provider}\0${parts.model}`, raw, () => cacheKey(parts));
       const ticket: CacheTicket = { key, leads: false };
       ctx.locals.cache = ticket;
       const hit = policy === 'refresh' ? undefined : await answer(ctx, ticket);
