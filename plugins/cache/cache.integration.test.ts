@@ -5,7 +5,7 @@ import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
 import { sendJson } from '../../test/helpers/mock-provider.js';
 import { withOpenAIGateway } from '../../test/helpers/openai-gateway.js';
-import { defaultPlugins } from '../../test/helpers/plugins.js';
+import { defaultPlugins, withPluginOptions } from '../../test/helpers/plugins.js';
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
 
@@ -111,6 +111,50 @@ describe('cache plugin @integration', () => {
       expect([failed.status, again.status]).to.deep.equal([502, 502]);
       expect([failed.headers.get('x-cache'), again.headers.get('x-cache')]).to.deep.equal(['MISS', 'MISS']);
       expect(chatCalls()).to.equal(2);
+    });
+  });
+
+  describe('a virtual model whose second target answered', () => {
+    // `resilient` tries `openai` (the gateway's mock, made to fail) first, then `second`, whose
+    // price of its own tells a saving at its price from one at the first target's.
+    let second: MockProvider;
+    before(async () => {
+      second = await startOpenAIMock();
+    });
+    after(() => second.close());
+    const SECOND = 'second/gpt-4o-mini';
+    const fit = withOpenAIGateway((mock) => {
+      mock.on('POST', '/v1/chat/completions', (_req, res) => sendJson(res, 500, { error: { message: 'boom', type: 'server_error' } }));
+      const router = { virtual_models: { resilient: { targets: [{ model: MODEL }, { model: SECOND }] } }, model_overrides: { [SECOND]: { pricing: { currency: 'USD', input_per_mtok: 7, output_per_mtok: 70 } } } };
+      return {
+        providers: { second: { type: 'openai', base_url: `${second.url}/v1`, api_key: 'sk-second' } },
+        plugins: [...withPluginOptions('router', router), { name: 'failover', options: { retry: { max_retries: 0 } } }, { name: 'cache', options: {} }],
+      };
+    });
+
+    it('names the target that answered on a hit too: headers, audit entry and the price of what it saved', async () => {
+      const asked = messages();
+      const ask = async () => {
+        const { response } = await fit.gw.client().chat.completions.create({ model: 'resilient', messages: asked }).withResponse();
+        return { cache: response.headers.get('x-cache'), provider: response.headers.get('x-gateway-provider'), model: response.headers.get('x-gateway-model'), id: response.headers.get('x-request-id')! };
+      };
+      const miss = await ask();
+      const hit = await ask();
+      expect([miss, hit].map(({ cache, provider, model }) => [cache, provider, model])).to.deep.equal([
+        ['MISS', 'second', 'gpt-4o-mini'],
+        ['HIT', 'second', 'gpt-4o-mini'],
+      ]);
+      expect([calls(fit.mock, '/v1/chat/completions'), calls(second, '/v1/chat/completions')]).to.deep.equal([1, 1]);
+      type Audit = { provider: string; provider_model: string; resolved_model: string; cache_hit: boolean; cost: { total_usd: string; saved_usd?: string } };
+      const missEntry = await auditEntry<Audit>(fit.gw, miss.id);
+      const hitEntry = await auditEntry<Audit>(fit.gw, hit.id);
+      const named = (e: Audit) => [e.provider, e.provider_model, e.resolved_model, e.cache_hit];
+      expect([named(missEntry), named(hitEntry)]).to.deep.equal([
+        ['second', 'gpt-4o-mini', SECOND, false],
+        ['second', 'gpt-4o-mini', SECOND, true],
+      ]);
+      // The recorded answer's 17 + 4 tokens at $7 and $70 per million: second's price, not gpt-4o-mini's.
+      expect([missEntry.cost.total_usd, hitEntry.cost.total_usd, hitEntry.cost.saved_usd]).to.deep.equal(['0.000399', '0', '0.000399']);
     });
   });
 

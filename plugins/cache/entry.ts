@@ -1,7 +1,7 @@
-// A stored answer as it was sent: its shape, the usage it was metered with, and the payload: the
-// JSON body's bytes or the stream's events as the client's format framed them. Stored as text
-// (Redis), it is one line of JSON with the shape and usage, then the payload as it is (not
-// escaped into a JSON string), so a read parses the first line only.
+// A stored answer as it was sent: its shape, the usage it was metered with, the target that
+// answered, and the payload: the JSON body's bytes or the stream's events as the client's format
+// framed them. Stored as text (Redis), it is one line of JSON with the shape, usage and target,
+// then the payload as it is (not escaped into a JSON string), so a read parses the first line only.
 import type { JsonReply, StreamReply } from '../../core/reply.js';
 import { jsonReply, streamReply } from '../../core/reply.js';
 import { ChatChunkStream, ResponsesEventStream } from '../../core/stream/client-format-streams.js';
@@ -11,9 +11,21 @@ import { usageFromChat, usageFromResponses } from '../../core/usage-mapping.js';
 
 export type Shape = 'json' | 'stream';
 
+/** The target that gave the answer, by name: the entry's key names the routed one, which failover may have passed over. */
+export interface AnsweredBy {
+  /** The provider instance (`openai`, `openai-eu`). */
+  provider: string;
+  /** The model name the provider was sent. */
+  model: string;
+  /** The model id the call resolved to (`<prefix>/<model>`, or a virtual model's id). */
+  id: string;
+}
+
 export interface Entry {
   shape: Shape;
   usage: Usage | null;
+  /** Null in an entry written before entries kept it (a shared Redis may still hold some). */
+  answeredBy: AnsweredBy | null;
   payload: Buffer;
 }
 
@@ -25,7 +37,7 @@ const HEAD_BYTES = 512;
 
 export function entryText(entry: Entry): string {
   // JSON.stringify escapes every line break, so the first one ends the head.
-  return JSON.stringify({ shape: entry.shape, usage: entry.usage }) + '\n' + entry.payload.toString('utf8');
+  return JSON.stringify({ shape: entry.shape, usage: entry.usage, answered_by: entry.answeredBy }) + '\n' + entry.payload.toString('utf8');
 }
 
 /** A stored entry read back; null for text that is no entry (a shared Redis holds what anyone wrote). */
@@ -33,12 +45,20 @@ export function parseEntry(text: string): Entry | null {
   const end = text.indexOf('\n');
   if (end === -1) return null;
   try {
-    const head = JSON.parse(text.slice(0, end)) as Partial<Entry> | null;
+    const head = JSON.parse(text.slice(0, end)) as (Partial<Entry> & { answered_by?: unknown }) | null;
     if ((head?.shape !== 'json' && head?.shape !== 'stream') || head.usage === undefined) return null;
-    return { shape: head.shape, usage: head.usage, payload: Buffer.from(text.slice(end + 1), 'utf8') };
+    const answeredBy = head.answered_by ?? null;
+    if (answeredBy !== null && !isAnsweredBy(answeredBy)) return null;
+    return { shape: head.shape, usage: head.usage, answeredBy, payload: Buffer.from(text.slice(end + 1), 'utf8') };
   } catch {
     return null;
   }
+}
+
+function isAnsweredBy(value: unknown): value is AnsweredBy {
+  if (typeof value !== 'object' || value === null) return false;
+  const { provider, model, id } = value as Record<string, unknown>;
+  return typeof provider === 'string' && typeof model === 'string' && typeof id === 'string';
 }
 
 /** The answer's body as JSON bytes: bytes forwarded untouched, or the (folded) object. */

@@ -1,17 +1,18 @@
 // The response cache (docs/cache.md): the cache tap answers a repeated call from a stored
 // answer without calling the provider; the log tap stores each successful, complete answer as
-// it was sent (a stream as its events, which the relay copies for it). Every answer says
-// `x-cache: HIT` or `MISS`; a hit sets ctx.cacheHit, so pricing charges 0 and records what it
-// saved.
+// it was sent (a stream as its events, which the relay copies for it), with the target that gave
+// it. Every answer says `x-cache: HIT` or `MISS`; a hit sets ctx.cacheHit, so pricing charges 0
+// and records what it saved, at the price of the target that answered.
 import type { RequestContext } from '../../core/context.js';
 import { definePlugin } from '../../core/plugin.js';
 import type { Gateway } from '../../core/plugin.js';
+import type { Target } from '../../core/provider.js';
 import type { Reply } from '../../core/reply.js';
 import { StreamCopy } from '../../core/stream/stream-copy.js';
 import { cacheKey } from './cache-key.js';
 import { Coalescer } from './coalescer.js';
 import { bodyBytes, entrySize, ownBytes, replyFrom } from './entry.js';
-import type { Entry } from './entry.js';
+import type { AnsweredBy, Entry } from './entry.js';
 import { KeyMemo } from './key-memo.js';
 import { MemoryStore } from './memory-store.js';
 import type { RedisStore } from './redis-store.js';
@@ -76,11 +77,26 @@ export default definePlugin<CacheOptions>({
     const ttlMs = options.ttl_seconds * 1000;
     const keys = new KeyMemo(MEMO_CAPACITY);
 
+    /**
+     * The target a hit names (headers, audit entry, the price of what it saved): the one that
+     * answered, as it is known today. Null when its provider is no longer enabled.
+     */
+    const answeringTarget = (routed: Target, by: AnsweredBy | null): Target | null => {
+      // An entry written before entries kept who answered names the routed target, as hits did then.
+      if (by === null || (by.id === routed.id && by.provider === routed.provider.name && by.model === routed.model)) return routed;
+      const provider = gw.providers.get(by.provider);
+      if (provider === undefined) return null;
+      return { provider, model: by.model, id: by.id, metadata: gw.services.models?.metadata(by.id) ?? null };
+    };
+
     // A backend that fails is a miss, never a failed request.
     const lookup = async (ctx: RequestContext, key: string): Promise<Reply | undefined> => {
       const entry = await store.get(key).catch(warn('read'));
-      const reply = entry === undefined ? null : replyFrom(entry, ctx.route.operation!, ctx.stream, NAME);
-      if (reply === null) return undefined;
+      if (entry === undefined) return undefined;
+      const reply = replyFrom(entry, ctx.route.operation!, ctx.stream, NAME);
+      const target = answeringTarget(ctx.target!, entry.answeredBy);
+      if (reply === null || target === null) return undefined;
+      ctx.target = target;
       ctx.cacheHit = true;
       reply.headers = { 'x-cache': 'HIT' };
       return reply;
@@ -165,7 +181,9 @@ function storable(ctx: RequestContext): boolean {
 
 /** The entry for the answer as it was sent; null for a stream the relay did not copy whole (past the size cap). */
 function storedEntry(ctx: RequestContext): Entry | null {
-  if (!ctx.stream) return { shape: 'json', usage: ctx.usage, payload: bodyBytes(ctx.responseBody) };
+  const target = ctx.target!;
+  const answeredBy = { provider: target.provider.name, model: target.model, id: target.id };
+  if (!ctx.stream) return { shape: 'json', usage: ctx.usage, answeredBy, payload: bodyBytes(ctx.responseBody) };
   const events = ctx.streamCopy?.text() ?? null;
-  return events === null ? null : { shape: 'stream', usage: ctx.usage, payload: ownBytes(events) };
+  return events === null ? null : { shape: 'stream', usage: ctx.usage, answeredBy, payload: ownBytes(events) };
 }

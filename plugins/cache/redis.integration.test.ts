@@ -4,7 +4,8 @@ import { memoryLogger } from '../../test/helpers/memory-logger.js';
 import { waitFor } from '../../test/helpers/net.js';
 import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
-import { defaultPlugins } from '../../test/helpers/plugins.js';
+import { sendJson } from '../../test/helpers/mock-provider.js';
+import { defaultPlugins, withPluginOptions } from '../../test/helpers/plugins.js';
 import { MASTER_KEY, startTestGateway } from '../../test/helpers/start-gateway.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
 import { startChildGateway } from '../limit-state/test-child-gateway.js';
@@ -61,6 +62,76 @@ describe('cache plugin on Redis @integration', function () {
       expect(first).to.deep.equal({ content: 'Hello, World!', cache: 'MISS' });
       expect(second).to.deep.equal({ content: 'Hello, World!', cache: 'HIT' });
       expect(chatCalls()).to.equal(1);
+    });
+  });
+
+  describe('an entry a previous version stored', () => {
+    const prefix = `${run}-previous`;
+    let gw: TestGateway;
+    before(async () => {
+      gw = await startTestGateway(options(prefix));
+    });
+    after(() => gw.close());
+
+    it('is still a hit: its head without answered_by names the routed target, as hits did then', async () => {
+      const messages = [{ role: 'user' as const, content: `previous ${prefix}` }];
+      const ask = async () => {
+        const { response } = await gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages }).withResponse();
+        return [response.headers.get('x-cache'), response.headers.get('x-gateway-provider'), response.headers.get('x-gateway-model')];
+      };
+      expect(await ask()).to.deep.equal(['MISS', 'openai', 'gpt-4o-mini']);
+      await stored(prefix);
+      // Rewritten in the previous version's form: keyv's record, whose value's head has no answered_by.
+      const [key] = await redis.keys(`${prefix}*`);
+      const record = JSON.parse((await redis.get(key!))!) as { value: string };
+      const [head, ...payload] = record.value.split('\n');
+      const { answered_by: answeredBy, ...previous } = JSON.parse(head!) as Record<string, unknown>;
+      expect(answeredBy).to.deep.equal({ provider: 'openai', model: 'gpt-4o-mini', id: 'openai/gpt-4o-mini' });
+      record.value = [JSON.stringify(previous), ...payload].join('\n');
+      await redis.set(key!, JSON.stringify(record), { KEEPTTL: true });
+      expect(await ask()).to.deep.equal(['HIT', 'openai', 'gpt-4o-mini']);
+      expect(chatCalls()).to.equal(1);
+    });
+  });
+
+  describe('an entry whose answering provider another replica does not enable', () => {
+    // Replica `full` tries `openai` (failing) then `second`, which answers; replica `lean` has no
+    // `second`: its `openai` is the gateway's usual mock.
+    const prefix = `${run}-lean`;
+    const gateways: TestGateway[] = [];
+    let failing: MockProvider;
+    let second: MockProvider;
+    const RESILIENT = { resilient: { targets: [{ model: 'openai/gpt-4o-mini' }, { model: 'second/gpt-4o-mini' }] } };
+    const replica = (openai: MockProvider, providers: Record<string, unknown>) => ({
+      config: {
+        providers,
+        plugins: [...withPluginOptions('router', { virtual_models: RESILIENT }), { name: 'failover', options: { retry: { max_retries: 0 } } }, { name: 'cache', options: { backend: 'redis', redis_url: SHARED_REDIS_URL, key_prefix: prefix, scope: 'deployment' } }],
+      },
+      env: openAIEnv(openai),
+    });
+    before(async () => {
+      failing = await startOpenAIMock();
+      failing.on('POST', '/v1/chat/completions', (_req, res) => sendJson(res, 500, { error: { message: 'boom', type: 'server_error' } }));
+      second = await startOpenAIMock();
+      gateways.push(await startTestGateway(replica(failing, { second: { type: 'openai', base_url: `${second.url}/v1`, api_key: 'sk-second' } })));
+      gateways.push(await startTestGateway(replica(mock, {})));
+    });
+    after(async () => {
+      for (const gw of gateways) await gw.close();
+      await failing.close();
+      await second.close();
+    });
+
+    it('is a miss there, answered by its own target, rather than a hit naming a target that did not answer', async () => {
+      const messages = [{ role: 'user' as const, content: `lean ${prefix}` }];
+      const ask = async (gw: TestGateway) => {
+        const { response } = await gw.client().chat.completions.create({ model: 'resilient', messages }).withResponse();
+        return [response.headers.get('x-cache'), response.headers.get('x-gateway-provider')];
+      };
+      expect(await ask(gateways[0]!)).to.deep.equal(['MISS', 'second']);
+      await stored(prefix);
+      expect(await ask(gateways[1]!)).to.deep.equal(['MISS', 'openai']);
+      expect([chatCalls(), second.requests.filter((r) => r.path === '/v1/chat/completions').length]).to.deep.equal([1, 1]);
     });
   });
 
