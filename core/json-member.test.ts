@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { MemberKey, lastObjectMember, lastStringMember, looksLikeJsonObject, memberValueAt } from './json-member.js';
+import { MemberKey, lastObjectMember, lastStringMember, looksLikeJsonObject, memberValueAt, topLevelValueAt } from './json-member.js';
 
 const b = (s: string): Buffer => Buffer.from(s, 'utf8');
 const USAGE = new MemberKey('usage');
@@ -114,6 +114,45 @@ describe('lastStringMember', () => {
     expect(lastStringMember(b('{"service_tier":null}'), TIER)).to.equal(undefined);
     expect(lastStringMember(b('{"a":"\\"service_tier\\":\\"flex\\""}'), TIER)).to.equal(undefined);
     expect(lastStringMember(b('{"a":1, "service_tier" : "priority" }'), TIER)).to.equal('priority');
+  });
+});
+
+describe('topLevelValueAt', () => {
+  const ERROR = new MemberKey('error');
+  /** The value's text from where it starts, or null when there is no top-level member. */
+  const valueOf = (text: string): string | null => {
+    const at = topLevelValueAt(b(text), ERROR);
+    return at === -1 ? null : text.slice(at);
+  };
+
+  it('finds the top-level member wherever it is, whitespace and all', () => {
+    expect(valueOf('{"error":{"message":"x"}}')).to.equal('{"message":"x"}}');
+    expect(valueOf('{"id":"r","object":"response","error" : null,"output":[]}')).to.equal('null,"output":[]}');
+    expect(valueOf('{"a":{"b":[1,"}"]},"error":"down"}')).to.equal('"down"}');
+  });
+
+  it('takes no nested member, no string value and no text inside a string', () => {
+    const none = [
+      '{"id":"x"}',
+      '{"choices":[{"error":{"message":"x"}}]}',
+      '{"x":{"error":null}}',
+      '{"type":"error","message":"x"}',
+      '{"content":"\\"error\\": 1"}',
+      '{"content":"\\"error","n":1}',
+      '{"content":"a\\"}","x":{"error":1}}',
+    ];
+    expect(none.map(valueOf)).to.deep.equal(none.map(() => null));
+  });
+
+  it('reads past nested and string occurrences to the top-level one', () => {
+    expect(valueOf('{"x":{"error":1},"type":"error","error":2}')).to.equal('2}');
+  });
+
+  it('finds the `"error": null` of a recorded Responses answer, and nothing in recorded chat answers', () => {
+    const read = (name: string) => readFileSync(new URL(`../test/fixtures/recorded/openai/${name}.json`, import.meta.url));
+    const responses = read('responses');
+    expect(responses.toString('latin1', topLevelValueAt(responses, ERROR), topLevelValueAt(responses, ERROR) + 4)).to.equal('null');
+    for (const name of ['chat_completion', 'chat_completion_reasoning', 'chat_with_tools', 'chat_multimodal']) expect(topLevelValueAt(read(name), ERROR), name).to.equal(-1);
   });
 });
 

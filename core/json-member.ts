@@ -102,6 +102,31 @@ export function lastObjectMember(raw: Buffer, key: MemberKey): unknown {
 }
 
 /**
+ * Where the value of the top-level member `key` of the JSON object `raw` starts, or -1 when it
+ * has none. Most bodies never name the key, which one native search tells; otherwise the bytes
+ * up to each occurrence are walked (strings skipped) to tell a member of the body from one nested
+ * deeper, or from a string value that reads the same.
+ */
+export function topLevelValueAt(raw: Buffer, key: MemberKey): number {
+  let next = raw.indexOf(key.quoted);
+  let depth = 0;
+  for (let i = 0; next !== -1 && i < raw.length; i++) {
+    const c = raw[i];
+    if (c === QUOTE) {
+      const start = i;
+      i = stringEnd(raw, i);
+      if (start === next && depth === 1) {
+        const value = memberValueAt(raw, start, key);
+        if (value !== -1) return value;
+      }
+      if (i >= next) next = raw.indexOf(key.quoted, i + 1);
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+  }
+  return -1;
+}
+
+/**
  * The value of the top-level `"key": "text"` of the JSON object `raw` when it is the last
  * occurrence of the key and the text has no escapes (a service tier, an id); undefined otherwise.
  * Never parses the body: a caller that must know for sure parses it itself.
