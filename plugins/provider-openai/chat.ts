@@ -16,7 +16,7 @@ export function chatHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): Opera
   return async (request, target) => {
     const res = await postJson(upstream, ep, request, ep.url('/chat/completions', target.model), chatPayload(request, ep, target));
     if (request.stream && !isJsonAnswer(res.headers)) return streamReply(res.body, chatStream(ep));
-    const raw = await readRaw(res);
+    const raw = await readRaw(res, ep);
     const usage = usageMember<ChatUsage>(ep.name, raw);
     const neutral = usage ? withBodyServiceTier(ep.usageFromChat(usage), raw) : null;
     if (request.stream) return replayedChat(ep.name, parseProviderJson(ep.name, raw), neutral);

@@ -21,7 +21,7 @@ export function embeddingsHandler(upstream: UpstreamClient, ep: OpenAIEndpoint):
   return async (request, target) => {
     const payload = serializeWith(request.body, { model: target.model });
     const res = await postJson(upstream, ep, request, ep.url('/embeddings', target.model), payload);
-    const raw = await readRaw(res);
+    const raw = await readRaw(res, ep);
     return forwardedReply(raw, embeddingsUsage(usageMember<EmbeddingsResponse['usage']>(ep.name, raw) ?? undefined), res.statusCode);
   };
 }

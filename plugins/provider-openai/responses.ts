@@ -35,10 +35,10 @@ function responsesUsage(ep: OpenAIEndpoint, raw: Buffer): Usage | null {
 export function responsesHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {
   return async (request, target) => {
     const res = await postJson(upstream, ep, request, ep.url('/responses', target.model), responsesPayload(ep, request.body, target, null));
-    if (!request.stream) return responsesReply(ep, await readRaw(res), res.statusCode);
+    if (!request.stream) return responsesReply(ep, await readRaw(res, ep), res.statusCode);
     const translator = responsesStream(ep);
     if (!isJsonAnswer(res.headers)) return streamReply(res.body, translator);
-    const raw = await readRaw(res);
+    const raw = await readRaw(res, ep);
     const replay = replayedResponse(parseProviderJson(ep.name, raw), translator);
     if (replay !== null) return replay;
     // No exact stream form: the client gets 502, and the call its provider billed is still metered.
@@ -50,6 +50,6 @@ export function responsesHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): 
 export function compactHandler(upstream: UpstreamClient, ep: OpenAIEndpoint): OperationHandler {
   return async (request, target) => {
     const res = await postJson(upstream, ep, request, ep.url('/responses/compact', target.model), responsesPayload(ep, request.body, target, 'provider'));
-    return responsesReply(ep, await readRaw(res), res.statusCode);
+    return responsesReply(ep, await readRaw(res, ep), res.statusCode);
   };
 }
