@@ -274,6 +274,27 @@ describe('failover and virtual models @integration', () => {
     expect([chatCalls(a), chatCalls(b)]).to.deep.equal([2, 1]);
   });
 
+  it('closes the upstream call of a stream that failed before its first output at once, not when the request ends', async () => {
+    // `a` answers a head and an error event, then holds its connection open as if more could come.
+    const closedAt: number[] = [];
+    a.on('POST', CHAT, (_req, res) => {
+      res.on('close', () => closedAt.push(performance.now()));
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"error":{"message":"overloaded","type":"server_error","code":"overloaded"}}\n\n');
+    });
+    let bAskedAt = 0;
+    b.on('POST', CHAT, async (_req, res) => {
+      bAskedAt = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      sendJson(res, 200, chatAnswer('from b'));
+    });
+    const res = await streamChat('chain');
+    expect([res.status, res.headers.get('x-gateway-provider'), streamedContent(await res.text())]).to.deep.equal([200, 'b', 'from b']);
+    // Both tries of `a` were closed by the time `b` was asked (within moments: the close crosses a socket), not 300 ms later.
+    expect(closedAt).to.have.length(2);
+    expect(closedAt.map((at) => at - bAskedAt < 100)).to.deep.equal([true, true]);
+  });
+
   it('fails a stream over when its target\'s connection breaks right after the head', async () => {
     a.on('POST', CHAT, (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
