@@ -7,6 +7,7 @@ import { Cancellation } from './cancellation.js';
 import { requestId } from './request-id.js';
 import type { GatewayError } from './errors.js';
 import type { Target } from './provider.js';
+import type { PrimedStream } from './reply.js';
 import type { RouteSpec } from './routes.js';
 import type { StreamCopy } from './stream/stream-copy.js';
 import type { Usage } from './types/usage.js';
@@ -119,6 +120,11 @@ export class RequestContext {
    * framed it (to send it again later); the relay fills it, a log tap reads it.
    */
   streamCopy: StreamCopy | null = null;
+  /**
+   * @internal The stream `invoke` primed last, until a reply is sent: one the reply does not send
+   * is cancelled then, or at the next `invoke` (core/pipeline.ts), not held open.
+   */
+  primed: PrimedStream | null = null;
   /** ms from start to the first response byte. */
   firstByteMs: number | null = null;
   /** ms the request's upstream calls waited for a free connection to their provider (all attempts; 0 without a connection cap). */
@@ -173,6 +179,7 @@ export class RequestContext {
     this.error = null;
     this.upstreamHeaders = null;
     this.streamCopy = null;
+    this.primed = null;
   }
 }
 

@@ -73,9 +73,11 @@ export class Pipeline {
         reply = forwarded instanceof Promise ? await forwarded : forwarded;
       }
       if (reply === undefined) reply = await this.invoke(ctx, ctx.target);
+      dropUnsent(ctx, reply);
       const sent = this.#send(ctx, reply);
       if (sent !== undefined) await sent;
     } catch (err) {
+      dropUnsent(ctx, null);
       // A client that went away gets nothing; one the gateway cut (shutdown) gets the reason.
       if (ctx.abort.aborted && !ctx.res.headersSent && !isGatewayError(ctx.abort.reason)) ctx.status = 499;
       else sendError(ctx, this.#secrets.redactError(toGatewayError(err)));
@@ -111,9 +113,11 @@ export class Pipeline {
    * target. Each call hands the handler the client's request as read, so a second target gets
    * the same request. The target that answered becomes ctx.target, which price and log read.
    * A stream settles once its first output for the client exists (primed, nothing written yet):
-   * a failure before that is this attempt's, and another target may still answer.
+   * a failure before that is this attempt's, and another target may still answer. A stream the
+   * previous call primed and no reply sent is cancelled: a caller that invokes again let it go.
    */
   async invoke(ctx: RequestContext, target: Target): Promise<JsonReply | StreamReply> {
+    dropUnsent(ctx, null);
     const handler = this.#handler(ctx, target);
     const meter: CallMeter = { queuedMs: 0, upstreamHeaders: ctx.upstreamHeaders, billed: null };
     const request = operationRequest(ctx, meter);
@@ -129,6 +133,7 @@ export class Pipeline {
     }
     succeededAttempt(ctx, target, started, meter.queuedMs, reply);
     ctx.target = target;
+    if (reply.kind === 'stream' && reply.primed !== undefined) ctx.primed = reply.primed;
     return reply;
   }
 
@@ -187,6 +192,18 @@ export class Pipeline {
   #logFailed(err: unknown, ctx: RequestContext): void {
     this.#logger.error(`log stage failed for ${ctx.id}: ${describe(err)}`, { request_id: ctx.id });
   }
+}
+
+/**
+ * Cancels the stream invoke primed last unless `reply` sends it. A primed stream holds its
+ * upstream call open, paused, until it runs: one that never runs would hold it until the
+ * provider gave up, long after the request ended.
+ */
+function dropUnsent(ctx: RequestContext, reply: Reply | null): void {
+  const primed = ctx.primed;
+  if (primed === null || (reply?.kind === 'stream' && reply.primed === primed)) return;
+  ctx.primed = null;
+  primed.cancel();
 }
 
 /** The request a handler is given: the client's, as the pipeline read it. */

@@ -33,8 +33,13 @@ export interface StreamReply {
 
 /** A stream read up to its first output for the client (core/stream/relay.ts); nothing written yet. */
 export interface PrimedStream {
-  /** Writes the held output, then the rest of the stream; `headers`: the reply's extra ones. */
+  /** Writes the held output, then the rest of the stream; `headers`: the reply's extra ones. Rejects once cancelled. */
   run(headers: Record<string, string> | null): Promise<void>;
+  /**
+   * Lets go of a stream nobody will run: its upstream call is closed now, and what it copied for
+   * `ctx.streamCopy` is dropped. Nothing once it runs. The pipeline calls it (`invoke`).
+   */
+  cancel(): void;
 }
 
 /**

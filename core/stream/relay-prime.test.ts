@@ -137,6 +137,51 @@ describe('stream relay priming', () => {
     expect([isGatewayError(err) && err.message, res.writes, closed]).to.deep.equal(['the model is overloaded', [], true]);
   });
 
+  it('cancelled before it runs: the upstream call aborted, its copy dropped, nothing written, and run() refuses', async () => {
+    const copy = new StreamCopy(10_000);
+    const { body, aborted } = upstreamBody();
+    const { res, relay } = opened(body, copy);
+    const primed = relay.prime();
+    body.push(Buffer.from(FIRST));
+    await primed;
+    relay.cancel();
+    body.push(Buffer.from(SECOND));
+    expect([aborted()?.message, copy.text(), res.writes]).to.deep.equal(['the primed stream was not sent', null, []]);
+    expect(((await rejection(relay.run(null))) as Error).message).to.equal('a primed stream was sent after it was cancelled (by a later invoke)');
+    expect(res.writes).to.deep.equal([]);
+  });
+
+  it('is not cancelled once it runs', async () => {
+    const { body, aborted } = upstreamBody();
+    const { res, relay } = opened(body);
+    const primed = relay.prime();
+    body.push(Buffer.from(FIRST));
+    await primed;
+    const running = relay.run(null);
+    relay.cancel();
+    body.push(Buffer.from(DONE_EVENT));
+    body.finish();
+    await running;
+    expect([aborted(), res.writes.join('')]).to.deep.equal([null, FIRST + DONE_EVENT]);
+  });
+
+  it('stops an in-process source waiting for run() when cancelled (its generator is closed)', async () => {
+    let closed = false;
+    async function* source(): AsyncGenerator<string> {
+      try {
+        for (const event of [FIRST, SECOND, DONE_EVENT]) yield event;
+      } finally {
+        closed = true;
+      }
+    }
+    const { res, relay } = opened(source());
+    await relay.prime();
+    await new Promise((resolve) => setImmediate(resolve));
+    relay.cancel();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([closed, res.writes]).to.deep.equal([true, []]);
+  });
+
   it('reads an in-process source no further than its first output until it runs', async () => {
     const pulled: string[] = [];
     async function* source(): AsyncGenerator<string> {

@@ -6,7 +6,8 @@
 // its first output for the client exists, or it ended, holding that output: nothing is written,
 // not even the head. A failure before any output rejects the priming and stops the upstream
 // call, so the client has been sent nothing and another target may answer. Running writes what
-// was held, then relays the rest as it comes.
+// was held, then relays the rest as it comes. A primed stream that is not to be run is
+// cancelled, which stops its upstream call too.
 //
 // Two ways through, chosen by the translator:
 // - translated: each upstream chunk is parsed once, handed to the provider's translator, framed
@@ -80,6 +81,8 @@ export class StreamRelay implements BodyConsumer, PrimedStream {
   #reading = false;
   /** The upstream waits for run(): output came after the priming had settled. */
   #waitsForRun = false;
+  /** cancel() let the stream go before it ran. */
+  #cancelled = false;
   #body: UpstreamBody | null = null;
   /** Pull mode: wakes the loop waiting for a drain or for run(). */
   #wakePull: (() => void) | null = null;
@@ -112,6 +115,8 @@ export class StreamRelay implements BodyConsumer, PrimedStream {
 
   /** Writes what priming held (the head with it), then relays the rest; `headers`: the reply's extra ones. */
   run(headers: Record<string, string> | null): Promise<void> {
+    // A plugin sending a stream it had given up by invoking again: a bug of its own, told, not a stream that never ends.
+    if (this.#cancelled) return Promise.reject(new Error('a primed stream was sent after it was cancelled (by a later invoke)'));
     this.#headers = headers;
     return new Promise((resolve) => {
       this.#resolve = resolve;
@@ -132,6 +137,21 @@ export class StreamRelay implements BodyConsumer, PrimedStream {
         else this.#ctx.res.once('drain', this.#onDrain);
       }
     });
+  }
+
+  /**
+   * Lets go of a primed stream nobody will run: the upstream call stops now (a primed one is
+   * paused, and would hold its connection until the provider gave up), and what the stream added
+   * to the request's copy is not the call's. Nothing once it runs.
+   */
+  cancel(): void {
+    if (this.#held === null || this.#cancelled) return;
+    this.#cancelled = true;
+    this.#done = true;
+    this.#body?.cancel(new Error('the primed stream was not sent'));
+    // An in-process source waiting for run() stops there.
+    this.#wakePull?.();
+    this.#ctx.streamCopy?.clear();
   }
 
   #read(): void {
