@@ -55,3 +55,31 @@ describe('respond: a target model no header can carry (defence in depth)', () =>
     });
   }
 });
+
+describe('respond: a JSON answer to a request whose body was read whole', () => {
+  /** A request node has not marked complete yet (a quick answer), and a response that records its calls. */
+  function quickAnswer(rawBody: Buffer | null): string[] {
+    const calls: string[] = [];
+    // Its 'end' comes at once when listened for: the early answer ends then.
+    const req = { complete: false, headers: {}, once: (event: string, listener: () => void) => event === 'end' && listener(), resume() {} } as unknown as IncomingMessage;
+    const res = {
+      writableEnded: false,
+      writeHead: (status: number) => calls.push(`writeHead ${status}`),
+      write: (chunk: Buffer | string) => calls.push(`write ${String(chunk)}`),
+      end: (chunk?: Buffer | string) => calls.push(chunk === undefined ? 'end' : `end ${String(chunk)}`),
+    } as unknown as ServerResponse;
+    const ctx = new RequestContext(req, res, ROUTE, {}, '/');
+    ctx.target = { provider: PROVIDER, model: 'gpt-4o-mini', id: 'openai/gpt-4o-mini', metadata: null };
+    ctx.rawBody = rawBody;
+    sendJsonReply(ctx, jsonReply({ ok: true }));
+    return calls;
+  }
+
+  it('is ended with its payload at once: nothing of the body is left to arrive', () => {
+    expect(quickAnswer(Buffer.from('{}'))).to.deep.equal(['writeHead 200', 'end {"ok":true}']);
+  });
+
+  it('is written, and ended once the rest of a body not read has arrived (an early answer: see early-answer.ts)', () => {
+    expect(quickAnswer(null)).to.deep.equal(['writeHead 200', 'write {"ok":true}', 'end']);
+  });
+});

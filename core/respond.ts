@@ -53,7 +53,9 @@ function endJson(ctx: RequestContext, status: number, payload: Buffer | string, 
   head.push('content-type', 'application/json', 'content-length', typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
   ctx.res.writeHead(status, head);
   // An answer given before the request's body has all arrived (401, 413, 503): see early-answer.ts.
-  if (ctx.req.complete) ctx.res.end(payload);
+  // A body read whole (rawBody) has nothing left to arrive, though node may not have marked the
+  // request complete yet when the answer is quick (a cache hit).
+  if (ctx.req.complete || ctx.rawBody !== null) ctx.res.end(payload);
   else endAfterRequestBody(ctx.req, ctx.res, payload);
 }
 
