@@ -56,9 +56,9 @@ describe('respond: a target model no header can carry (defence in depth)', () =>
   }
 });
 
-describe('respond: a JSON answer to a request whose body was read whole', () => {
+describe('respond: a JSON answer before node marked the request complete', () => {
   /** A request node has not marked complete yet (a quick answer), and a response that records its calls. */
-  function quickAnswer(rawBody: Buffer | null): string[] {
+  function quickAnswer(rawBody: Buffer | null, route: RouteSpec = ROUTE): string[] {
     const calls: string[] = [];
     // Its 'end' comes at once when listened for: the early answer ends then.
     const req = { complete: false, headers: {}, once: (event: string, listener: () => void) => event === 'end' && listener(), resume() {} } as unknown as IncomingMessage;
@@ -68,7 +68,7 @@ describe('respond: a JSON answer to a request whose body was read whole', () => 
       write: (chunk: Buffer | string) => calls.push(`write ${String(chunk)}`),
       end: (chunk?: Buffer | string) => calls.push(chunk === undefined ? 'end' : `end ${String(chunk)}`),
     } as unknown as ServerResponse;
-    const ctx = new RequestContext(req, res, ROUTE, {}, '/');
+    const ctx = new RequestContext(req, res, route, {}, '/');
     ctx.target = { provider: PROVIDER, model: 'gpt-4o-mini', id: 'openai/gpt-4o-mini', metadata: null };
     ctx.rawBody = rawBody;
     sendJsonReply(ctx, jsonReply({ ok: true }));
@@ -81,5 +81,9 @@ describe('respond: a JSON answer to a request whose body was read whole', () => 
 
   it('is written, and ended once the rest of a body not read has arrived (an early answer: see early-answer.ts)', () => {
     expect(quickAnswer(null)).to.deep.equal(['writeHead 200', 'write {"ok":true}', 'end']);
+  });
+
+  it('waits for the rest of a raw-body route\'s upload: what a plugin captured of it is not all of it (passthrough)', () => {
+    expect(quickAnswer(Buffer.from('first bytes'), { ...ROUTE, body: 'raw' })).to.deep.equal(['writeHead 200', 'write {"ok":true}', 'end']);
   });
 });

@@ -53,10 +53,17 @@ function endJson(ctx: RequestContext, status: number, payload: Buffer | string, 
   head.push('content-type', 'application/json', 'content-length', typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
   ctx.res.writeHead(status, head);
   // An answer given before the request's body has all arrived (401, 413, 503): see early-answer.ts.
-  // A body read whole (rawBody) has nothing left to arrive, though node may not have marked the
-  // request complete yet when the answer is quick (a cache hit).
-  if (ctx.req.complete || ctx.rawBody !== null) ctx.res.end(payload);
+  if (ctx.req.complete || bodyReadWhole(ctx)) ctx.res.end(payload);
   else endAfterRequestBody(ctx.req, ctx.res, payload);
+}
+
+/**
+ * The core read a JSON route's body whole: nothing is left to arrive, though node may not have
+ * marked the request complete yet when the answer is quick (a cache hit). A raw-body route's
+ * rawBody is what a plugin captured of a body still streaming (passthrough): not whole.
+ */
+function bodyReadWhole(ctx: RequestContext): boolean {
+  return ctx.route.body === 'json' && ctx.rawBody !== null;
 }
 
 /** Start an SSE response (lazily, at the first bytes, so early errors can still be plain JSON). */

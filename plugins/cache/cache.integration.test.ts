@@ -50,6 +50,18 @@ describe('cache plugin @integration', () => {
       expect(chatCalls()).to.equal(1);
     });
 
+    it('keeps each API key\'s entries apart (scope: key): the same bytes from another key are a miss', async () => {
+      const secretOf = async (name: string): Promise<string> => {
+        const created = await fit.gw.fetch('/admin/keys', { method: 'POST', body: JSON.stringify({ name }) });
+        return ((await created.json()) as { secret: string }).secret;
+      };
+      const [alice, bob] = [await secretOf('cache alice'), await secretOf('cache bob')];
+      const body = { model: MODEL, messages: messages() };
+      const ask = async (secret: string) => (await fit.gw.client(secret).chat.completions.create(body).withResponse()).response.headers.get('x-cache');
+      expect([await ask(alice), await ask(bob), await ask(alice), await ask(bob)]).to.deep.equal(['MISS', 'MISS', 'HIT', 'HIT']);
+      expect(chatCalls()).to.equal(2);
+    });
+
     it('audits a hit with cost 0, the saved cost and cache_hit', async () => {
       const asked = messages();
       const first = await chat(fit.gw, { messages: asked });
