@@ -4,25 +4,21 @@
 // through invoke again), `refuse` (an error of its own) or `json` (a JSON answer of its own).
 import { badRequest } from '../../core/errors.js';
 import { definePlugin } from '../../core/plugin.js';
-import type { Target } from '../../core/provider.js';
 import { jsonReply } from '../../core/reply.js';
+import { FALLBACK_SCHEMA, fallbackTarget } from './fallback-target.js';
 
 const NAME = 'test-second-opinion';
 
 export default definePlugin<{ fallback: string }>({
   name: NAME,
   dependsOn: ['router'],
-  schema: { type: 'object', additionalProperties: false, required: ['fallback'], properties: { fallback: { type: 'string', pattern: '^[^/]+/.+$' } } },
+  schema: FALLBACK_SCHEMA,
   setup(gw, options) {
-    let fallback: Target | null = null;
-    gw.lifecycle.ready.tap(NAME, () => {
-      const slash = options.fallback.indexOf('/');
-      fallback = { provider: gw.providers.get(options.fallback.slice(0, slash))!, model: options.fallback.slice(slash + 1), id: options.fallback, metadata: null };
-    });
+    const fallback = fallbackTarget(gw, NAME, options.fallback);
     gw.stages.forward.tapPromise(NAME, async (ctx) => {
       await gw.invoke(ctx, ctx.target!);
       const then = ctx.req.headers['x-test-then'];
-      if (then === 'fallback') return gw.invoke(ctx, fallback!);
+      if (then === 'fallback') return gw.invoke(ctx, fallback());
       if (then === 'json') return jsonReply({ object: 'chat.completion', choices: [] });
       throw badRequest('the first answer was judged unfit');
     });
