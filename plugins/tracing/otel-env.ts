@@ -64,3 +64,27 @@ export function sampler(env: Env): Sampler {
       throw new StartupError('SLUICE_ERR_CONFIG_INVALID', `OTEL_TRACES_SAMPLER: '${name}' is not one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio`);
   }
 }
+
+export interface BatchLimits {
+  /** OTEL_BSP_SCHEDULE_DELAY: ms a batch waits for more spans before it is sent. */
+  scheduledDelayMs: number;
+  /** OTEL_BSP_MAX_QUEUE_SIZE: spans waiting for an export at most; later ones are dropped. */
+  maxQueueSize: number;
+  /** OTEL_BSP_MAX_EXPORT_BATCH_SIZE: spans in one export at most. */
+  maxExportBatchSize: number;
+}
+
+/** The OTEL_BSP_* limits of the batch span processor, with the specification's defaults. */
+export function batchLimits(env: Env): BatchLimits {
+  const whole = (name: string, fallback: number): number => {
+    const text = env[name];
+    if (!text) return fallback;
+    const value = Number(text);
+    if (!(Number.isInteger(value) && value > 0)) throw new StartupError('SLUICE_ERR_CONFIG_INVALID', `${name}: must be a whole number above 0, got '${text}'`);
+    return value;
+  };
+  const maxQueueSize = whole('OTEL_BSP_MAX_QUEUE_SIZE', 2048);
+  // As the SDK does: a batch never holds more than the queue.
+  const maxExportBatchSize = Math.min(whole('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 512), maxQueueSize);
+  return { scheduledDelayMs: whole('OTEL_BSP_SCHEDULE_DELAY', 5000), maxQueueSize, maxExportBatchSize };
+}

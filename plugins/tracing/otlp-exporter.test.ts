@@ -11,7 +11,7 @@ import type { MemoryLogger } from '../../test/helpers/memory-logger.js';
 import { startOtlpReceiver } from '../../test/helpers/otlp-receiver.js';
 import type { OtlpReceiver } from '../../test/helpers/otlp-receiver.js';
 import { OtlpJsonExporter } from './otlp-exporter.js';
-import { otlpTraceBody } from './otlp-json.js';
+import { otlpTraceBody } from './test-body.js';
 
 function someSpans(): ReadableSpan[] {
   const memory = new InMemorySpanExporter();
@@ -36,7 +36,10 @@ describe('tracing: the OTLP/HTTP exporter', () => {
     return exporter;
   }
 
-  const send = (spans: ReadableSpan[]): Promise<ExportResult> => new Promise((resolve) => exporter.export(spans, resolve));
+  const send = (spans: ReadableSpan[]): Promise<ExportResult> => exporter.export(otlpTraceBody(spans)).then(
+    () => ({ code: ExportResultCode.SUCCESS }),
+    (error: Error) => ({ code: ExportResultCode.FAILED, error }),
+  );
 
   beforeEach(async () => {
     receiver = await startOtlpReceiver();

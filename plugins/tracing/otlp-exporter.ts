@@ -1,13 +1,9 @@
-// Spans to an OTLP/HTTP collector as JSON: the body written in one pass (otlp-json.ts), POSTed
-// through an undici pool of the exporter's own. The batch processor hands over one batch at a
-// time; a batch the collector refuses for now (429, 502, 503, 504, no connection) is sent again
-// after a growing pause, as the SDK's exporter does, until the export's time runs out.
-import { ExportResultCode } from '@opentelemetry/core';
-import type { ExportResult } from '@opentelemetry/core';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-node';
+// A batch's OTLP JSON body (otlp-json.ts) to an OTLP/HTTP collector, POSTed through an undici
+// pool of the exporter's own. The batch processor hands over one body at a time; one the
+// collector refuses for now (429, 502, 503, 504, no connection) is sent again after a growing
+// pause, as the SDK's exporter does, until the export's time runs out.
 import { Pool } from 'undici';
 import type { Logger } from '../../core/logger.js';
-import { otlpTraceBody } from './otlp-json.js';
 
 export interface OtlpExporterOptions {
   /** The traces URL: `<endpoint>/v1/traces`. */
@@ -33,14 +29,14 @@ class ExportRefused extends Error {
   }
 }
 
-export class OtlpJsonExporter implements SpanExporter {
+export class OtlpJsonExporter {
   readonly #pool: Pool;
   readonly #path: string;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
   readonly #logger: Logger;
   readonly #url: string;
-  readonly #sending = new Set<Promise<void>>();
+  readonly #sending = new Set<Promise<unknown>>();
   /** Whether the last export failed: the log says so when exports start failing, not for each batch. */
   #failing = false;
 
@@ -54,21 +50,23 @@ export class OtlpJsonExporter implements SpanExporter {
     this.#logger = options.logger;
   }
 
-  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
-    const sending = this.#send(otlpTraceBody(spans)).then(
+  /** Resolves once the collector took the body; rejects when it is dropped (the log says so once per failing streak). */
+  export(body: Buffer): Promise<void> {
+    const sending = this.#send(body).then(
       () => {
         if (this.#failing) this.#logger.info('trace export works again', { url: this.#url });
         this.#failing = false;
-        done({ code: ExportResultCode.SUCCESS });
       },
       (error: Error) => {
         if (!this.#failing) this.#logger.warn('trace export failed: spans are dropped until the collector takes them', { url: this.#url, error: error.message });
         this.#failing = true;
-        done({ code: ExportResultCode.FAILED, error });
+        throw error;
       },
     );
-    this.#sending.add(sending);
-    void sending.finally(() => this.#sending.delete(sending));
+    const settled = sending.catch(() => undefined);
+    this.#sending.add(settled);
+    void settled.finally(() => this.#sending.delete(settled));
+    return sending;
   }
 
   async forceFlush(): Promise<void> {

@@ -12,7 +12,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import type { IdGenerator, ReadableSpan } from '@opentelemetry/sdk-trace-node';
 import { expect } from 'chai';
 import { startOtlpReceiver } from '../../test/helpers/otlp-receiver.js';
-import { otlpTraceBody } from './otlp-json.js';
+import { otlpTraceBody } from './test-body.js';
 
 /** Ids counted up from 1, so that a body's text can be written out. */
 function countingIds(): IdGenerator {

@@ -1,11 +1,12 @@
-// The OTLP/HTTP JSON body of a batch of spans, written in one pass. The SDK's exporter builds an
+// The OTLP/HTTP JSON body of a batch of spans, written span by span. The SDK's exporter builds an
 // object tree per span (the OTLP transform), stringifies it, then encodes the text: that made the
 // export the largest part of what tracing cost a request. Here each span's text goes into the
-// body's bytes as soon as it is made, while small (a batch's text as one string costs more to
+// body's bytes as soon as the span ends, while small (a batch's text as one string costs more to
 // encode than to write). The bytes are the same, byte for byte: the fields, their order and
 // what is left out follow @opentelemetry/otlp-transformer's JSON.
 // https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding
 import type { Attributes, AttributeValue, HrTime, Link, SpanContext } from '@opentelemetry/api';
+import type { InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-node';
 
@@ -15,8 +16,8 @@ const IS_REMOTE = 0x200;
 
 const NANOS_PER_SECOND = 1_000_000_000;
 
-/** A span's text is about 1 KB with the gateway's attributes: room for most batches at once. */
-const BYTES_PER_SPAN = 2048;
+/** A span's text is about 1 KB with the gateway's attributes: room for a batch of the default size (512 spans). */
+const BATCH_BYTES = 512 * 1280;
 
 /** UTF-8 bytes appended to a buffer that grows when full. */
 class BodyWriter {
@@ -43,43 +44,64 @@ class BodyWriter {
   }
 }
 
-/** `{"resourceSpans":[…]}`: the spans grouped by resource, then by instrumentation scope. */
-export function otlpTraceBody(spans: readonly ReadableSpan[]): Buffer {
-  const byResource = new Map<Resource, Map<string, ReadableSpan[]>>();
-  for (const span of spans) {
-    let byScope = byResource.get(span.resource);
-    if (byScope === undefined) byResource.set(span.resource, (byScope = new Map()));
+/**
+ * Spans as the OTLP body's bytes, written as each is added: a batch waiting for its export holds
+ * bytes outside the JavaScript heap, not span objects that each scavenge copies until the export
+ * (bench/README.md, "Observability"). Spans are grouped by resource, then by instrumentation
+ * scope, as the body has them.
+ */
+export class SpanBatch {
+  readonly #byResource = new Map<Resource, Map<string, ScopeGroup>>();
+  #count = 0;
+
+  get count(): number {
+    return this.#count;
+  }
+
+  add(span: ReadableSpan): void {
+    let byScope = this.#byResource.get(span.resource);
+    if (byScope === undefined) this.#byResource.set(span.resource, (byScope = new Map()));
     const scope = span.instrumentationScope;
     const key = `${scope.name}@${scope.version ?? ''}:${scope.schemaUrl ?? ''}`;
-    const group = byScope.get(key);
-    if (group === undefined) byScope.set(key, [span]);
-    else group.push(span);
+    let group = byScope.get(key);
+    if (group === undefined) byScope.set(key, (group = { scope, spans: new BodyWriter(BATCH_BYTES), empty: true }));
+    if (group.empty) group.empty = false;
+    else group.spans.write(',');
+    group.spans.write(spanJson(span));
+    this.#count++;
   }
-  const body = new BodyWriter(spans.length * BYTES_PER_SPAN + 1024);
-  body.write('{"resourceSpans":[');
-  let firstResource = true;
-  for (const [resource, byScope] of byResource) {
-    const schemaUrl = resource.schemaUrl ? `,"schemaUrl":${JSON.stringify(resource.schemaUrl)}` : '';
-    body.write(`${firstResource ? '' : ','}{"resource":{"attributes":${attributesJson(resource.attributes)},"droppedAttributesCount":0${schemaUrl}},"scopeSpans":[`);
-    firstResource = false;
-    let firstScope = true;
-    for (const group of byScope.values()) {
-      if (!firstScope) body.write(',');
-      firstScope = false;
-      writeScopeSpans(body, group);
+
+  /** `{"resourceSpans":[…]}` */
+  body(): Buffer {
+    const parts: Buffer[] = [];
+    const text = (t: string): void => {
+      parts.push(Buffer.from(t, 'utf8'));
+    };
+    text('{"resourceSpans":[');
+    let firstResource = true;
+    for (const [resource, byScope] of this.#byResource) {
+      const schemaUrl = resource.schemaUrl ? `,"schemaUrl":${JSON.stringify(resource.schemaUrl)}` : '';
+      text(`${firstResource ? '' : ','}{"resource":{"attributes":${attributesJson(resource.attributes)},"droppedAttributesCount":0${schemaUrl}},"scopeSpans":[`);
+      firstResource = false;
+      let firstScope = true;
+      for (const { scope, spans } of byScope.values()) {
+        const version = scope.version === undefined ? '' : `,"version":${JSON.stringify(scope.version)}`;
+        text(`${firstScope ? '' : ','}{"scope":{"name":${JSON.stringify(scope.name)}${version}},"spans":[`);
+        firstScope = false;
+        parts.push(spans.bytes());
+        text(scope.schemaUrl === undefined ? ']}' : `],"schemaUrl":${JSON.stringify(scope.schemaUrl)}}`);
+      }
+      text(`]${schemaUrl}}`);
     }
-    body.write(`]${schemaUrl}}`);
+    text(']}');
+    return Buffer.concat(parts);
   }
-  body.write(']}');
-  return body.bytes();
 }
 
-function writeScopeSpans(body: BodyWriter, spans: readonly ReadableSpan[]): void {
-  const scope = spans[0]!.instrumentationScope;
-  const version = scope.version === undefined ? '' : `,"version":${JSON.stringify(scope.version)}`;
-  body.write(`{"scope":{"name":${JSON.stringify(scope.name)}${version}},"spans":[`);
-  for (let i = 0; i < spans.length; i++) body.write(i === 0 ? spanJson(spans[i]!) : `,${spanJson(spans[i]!)}`);
-  body.write(scope.schemaUrl === undefined ? ']}' : `],"schemaUrl":${JSON.stringify(scope.schemaUrl)}}`);
+interface ScopeGroup {
+  scope: InstrumentationScope;
+  spans: BodyWriter;
+  empty: boolean;
 }
 
 function spanJson(span: ReadableSpan): string {

@@ -1,24 +1,40 @@
 // The spans of one model request: a server span from arrival to the end of the response, and a
-// client span per provider attempt under it. Spans are started and ended with the request's
-// own clock readings, so each is one startSpan and one end; a span not sampled does no more.
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
-import type { Span, Tracer } from '@opentelemetry/api';
+// client span per provider attempt under it. The sampler decides once, as the request arrives
+// (the trace id must be known then: the audit entry and a provider may be told it); the spans
+// are written when the request is over, from what its context recorded (finished-span.ts).
+import { ROOT_CONTEXT, SamplingDecision, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
+import type { Attributes, SpanContext } from '@opentelemetry/api';
+import { parseTraceParent } from '@opentelemetry/core';
+import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import type { Attempt, RequestContext } from '../../core/context.js';
 import { toGatewayError } from '../../core/errors.js';
-import type { GatewayError } from '../../core/errors.js';
 import type { OperationHandler, Provider } from '../../core/provider.js';
-import type { JsonReply, StreamReply } from '../../core/reply.js';
+import { randomHex } from '../../core/random-pool.js';
 import type { Usage } from '../../core/types/usage.js';
+import { FinishedSpan } from './finished-span.js';
+import type { SpanFacts, SpanSource } from './finished-span.js';
 import { answerFacts, genAiOperationName, genAiProviderName } from './genai.js';
 import type { AnswerFacts } from './genai.js';
-import { clientContext, traceparentOf } from './trace-context.js';
+import { traceparentOf } from './trace-context.js';
+
+/** An attempt made through a provider handler, as the handler's wrapper saw it. */
+interface HandledAttempt {
+  startMs: number;
+  /** The GenAI name of the provider's type. */
+  providerName: string;
+  spanId: string;
+  /** The handler failed with this error's code. */
+  errorType: string | null;
+}
 
 interface TracingLocals {
-  span: Span;
-  /** Attempts made through a provider handler: their spans were made around the call. */
-  handled: number;
-  /** The last attempt's span while its stream runs: it ends with the response. */
-  streaming: Span | null;
+  /** The server span's context: the trace the request belongs to. */
+  context: SpanContext;
+  /** The client's span, when it sent a valid `traceparent`. */
+  parent: SpanContext | undefined;
+  /** Whether the sampler wants the request's spans at all. */
+  recording: boolean;
+  handled: HandledAttempt[];
 }
 
 declare module '../../core/context.js' {
@@ -34,44 +50,38 @@ function epochMs(mono: number): number {
   return TIME_ORIGIN + mono;
 }
 
-function now(): number {
-  return epochMs(performance.now());
-}
+/** The HTTP conventions: a server span is in error from a 5xx on, a client span from a 4xx. */
+const SERVER_ERROR_FROM = 500;
+const CLIENT_ERROR_FROM = 400;
 
 export class RequestTracer {
-  // Set at the ready hook, once every plugin had its say on where spans go; no request comes earlier.
-  #tracer: Tracer = trace.getTracer('unused');
+  readonly #sampler: Sampler;
+  readonly #processors: readonly SpanProcessor[];
+  readonly #source: SpanSource;
   readonly #propagateTranslated: boolean;
-  /** The traced requests in flight, by request id: a handler is given the request, not its context. */
+  /** The requests in flight, by request id: a handler is given the request, not its context. */
   readonly #inFlight = new Map<string, TracingLocals>();
 
-  constructor(propagateTranslated: boolean) {
+  constructor(sampler: Sampler, processors: readonly SpanProcessor[], source: SpanSource, propagateTranslated: boolean) {
+    this.#sampler = sampler;
+    this.#processors = processors;
+    this.#source = source;
     this.#propagateTranslated = propagateTranslated;
   }
 
-  use(tracer: Tracer): void {
-    this.#tracer = tracer;
-  }
-
-  /** The server span, child of the client's trace when it sent a `traceparent`. */
+  /** The sampler's decision and the server span's ids, child of the client's trace when it sent a `traceparent`. */
   start(ctx: RequestContext): void {
-    const operation = ctx.route.operation;
-    if (operation === null) return;
-    const method = ctx.req.method ?? 'GET';
-    const span = this.#tracer.startSpan(`${method} ${ctx.route.path}`, { kind: SpanKind.SERVER, startTime: epochMs(ctx.startMono) }, clientContext(ctx.req.headers.traceparent));
-    // One by one, after the start: attributes given to startSpan are copied twice over for the
-    // sampler, and the standard samplers read none.
-    if (span.isRecording()) {
-      span.setAttribute('http.request.method', method);
-      span.setAttribute('http.route', ctx.route.path);
-      span.setAttribute('url.path', ctx.path);
-      span.setAttribute('gen_ai.operation.name', genAiOperationName(operation));
-      span.setAttribute('sluice.request_id', ctx.id);
-    }
-    const context = span.spanContext();
+    if (ctx.route.operation === null) return;
+    const header = ctx.req.headers.traceparent;
+    const client = typeof header === 'string' ? parseTraceParent(header) ?? undefined : undefined;
+    const traceId = client?.traceId ?? randomHex(16);
+    const parentContext = client === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, client);
+    const result = this.#sampler.shouldSample(parentContext, traceId, serverSpanName(ctx), SpanKind.SERVER, {}, []);
+    const sampled = result.decision === SamplingDecision.RECORD_AND_SAMPLED;
+    const context: SpanContext = { traceId, spanId: randomHex(8), traceFlags: sampled ? TraceFlags.SAMPLED : TraceFlags.NONE, traceState: result.traceState ?? client?.traceState };
     // Only a sampled trace exists anywhere: the audit keeps ids an operator can look up.
-    if ((context.traceFlags & TraceFlags.SAMPLED) !== 0) ctx.traceId = context.traceId;
-    const locals: TracingLocals = { span, handled: 0, streaming: null };
+    if (sampled) ctx.traceId = traceId;
+    const locals: TracingLocals = { context, parent: client, recording: result.decision !== SamplingDecision.NOT_RECORD, handled: [] };
     ctx.locals.tracing = locals;
     this.#inFlight.set(ctx.id, locals);
     // A raw-body route's plugin sends the client's own request on (passthrough): the provider
@@ -79,129 +89,125 @@ export class RequestTracer {
     if (ctx.route.body === 'raw') ctx.upstreamHeaders = { traceparent: traceparentOf(context) };
   }
 
-  /** Wraps a provider handler (gw.providers.wrapHandlers): a client span around each attempt. */
-  readonly wrap = (handler: OperationHandler, provider: Provider, operation: string): OperationHandler => {
-    const operationName = genAiOperationName(operation);
+  /** Wraps a provider handler (gw.providers.wrapHandlers): notes when each attempt began, and how it failed. */
+  readonly wrap = (handler: OperationHandler, provider: Provider): OperationHandler => {
     const providerName = genAiProviderName(provider.type);
-    const prefix = `${operationName} `;
     return (request, target) => {
       const locals = this.#inFlight.get(request.id);
       if (locals === undefined) return handler(request, target);
-      locals.handled++;
-      // On the request's clock, as the server span: the SDK's own reads whole milliseconds, and an
-      // attempt would seem to start before the request it belongs to.
-      const span = this.#tracer.startSpan(prefix + target.model, { kind: SpanKind.CLIENT, startTime: now() }, trace.setSpan(ROOT_CONTEXT, locals.span));
-      if (this.#propagateTranslated) request.meter.upstreamHeaders = { traceparent: traceparentOf(span.spanContext()) };
-      if (span.isRecording()) {
-        span.setAttribute('gen_ai.operation.name', operationName);
-        span.setAttribute('gen_ai.provider.name', providerName);
-        span.setAttribute('sluice.provider', provider.name);
-        span.setAttribute('gen_ai.request.model', target.model);
-      }
-      return handler(request, target).then(
-        (reply) => {
-          if (reply.kind === 'stream') locals.streaming = span;
-          else answered(span, reply);
-          return reply;
-        },
-        (err: unknown) => {
-          failed(span, toGatewayError(err), CLIENT_ERROR_FROM);
-          span.end(now());
-          throw err;
-        },
-      );
+      const attempt: HandledAttempt = { startMs: epochMs(performance.now()), providerName, spanId: randomHex(8), errorType: null };
+      locals.handled.push(attempt);
+      if (this.#propagateTranslated) request.meter.upstreamHeaders = { traceparent: traceparentOf({ ...locals.context, spanId: attempt.spanId }) };
+      return handler(request, target).catch((err: unknown) => {
+        const e = toGatewayError(err);
+        attempt.errorType = e.code ?? e.type;
+        throw err;
+      });
     };
   };
 
-  /** At the log stage: the attempts' last spans and the server span end with the response. */
+  /** At the log stage: the request's spans, written whole and handed to the processors. */
   finish(ctx: RequestContext): void {
     const locals = ctx.locals.tracing;
     if (locals === undefined) return;
     this.#inFlight.delete(ctx.id);
-    const endMono = ctx.startMono + (ctx.durationMs ?? ctx.elapsed());
-    const end = epochMs(endMono);
-    const span = locals.span;
-    const recording = span.isRecording();
-    const streaming = locals.streaming;
-    const recorded = locals.handled < ctx.attempts.length;
-    // What the answer says of itself goes on the attempt that got it; an attempt made around a
-    // handler with a JSON answer has it already.
-    const facts = recording && (streaming !== null || recorded) ? answerFacts(ctx.responseBody) : null;
-    if (streaming !== null) {
-      if (streaming.isRecording()) setAnswer(streaming, facts?.model ?? null, facts?.finishReasons ?? [], ctx.usage);
-      streaming.end(end);
-    }
-    // Attempts a plugin made itself (passthrough calls the provider without a handler): their
-    // span is drawn from the attempt's record, ending as the response did.
-    for (let i = locals.handled; i < ctx.attempts.length; i++) this.#recordedAttempt(ctx, ctx.attempts[i]!, locals.span, endMono, facts);
-    if (!recording) {
-      span.end(end);
-      return;
-    }
+    if (!locals.recording) return;
+    const endMs = epochMs(ctx.startMono + (ctx.durationMs ?? ctx.elapsed()));
+    const answer = ctx.attempts.length > 0 && ctx.error === null ? answerFacts(ctx.responseBody) : null;
+    for (let i = 0; i < ctx.attempts.length; i++) this.#emit(this.#attemptSpan(ctx, locals, i, endMs, answer));
+    this.#emit(this.#serverSpan(ctx, locals, endMs));
+  }
+
+  #emit(facts: SpanFacts): void {
+    const span = new FinishedSpan(this.#source, facts);
+    for (const processor of this.#processors) processor.onEnd(span);
+  }
+
+  #serverSpan(ctx: RequestContext, locals: TracingLocals, endMs: number): SpanFacts {
+    const attributes: Attributes = {
+      'http.request.method': ctx.req.method ?? 'GET',
+      'http.route': ctx.route.path,
+      'url.path': ctx.path,
+      'gen_ai.operation.name': genAiOperationName(ctx.route.operation!),
+      'sluice.request_id': ctx.id,
+      'http.response.status_code': ctx.status,
+    };
+    if (ctx.model !== null) attributes['gen_ai.request.model'] = ctx.model;
     const target = ctx.target;
-    span.setAttribute('http.response.status_code', ctx.status);
-    if (ctx.model !== null) span.setAttribute('gen_ai.request.model', ctx.model);
     if (target !== null) {
-      span.setAttribute('gen_ai.provider.name', genAiProviderName(target.provider.type));
-      span.setAttribute('sluice.provider', target.provider.name);
+      attributes['gen_ai.provider.name'] = genAiProviderName(target.provider.type);
+      attributes['sluice.provider'] = target.provider.name;
     }
-    if (ctx.usage !== null) setUsage(span, ctx.usage);
-    if (ctx.principal !== null) span.setAttribute('sluice.key_id', ctx.principal.id);
+    if (ctx.usage !== null) setUsage(attributes, ctx.usage);
+    if (ctx.principal !== null) attributes['sluice.key_id'] = ctx.principal.id;
     const usd = ctx.cost?.total_usd;
-    if (usd !== undefined && usd !== null) span.setAttribute('sluice.cost_usd', Number(usd));
-    span.setAttribute('sluice.cache_hit', ctx.cacheHit);
-    if (ctx.error !== null) failed(span, ctx.error, SERVER_ERROR_FROM);
-    span.end(end);
-  }
-
-  #recordedAttempt(ctx: RequestContext, attempt: Attempt, parent: Span, endMono: number, facts: AnswerFacts | null): void {
-    const operation = genAiOperationName(ctx.route.operation!);
-    const model = ctx.model === null ? null : ctx.model.slice(ctx.model.indexOf('/') + 1);
-    const span = this.#tracer.startSpan(
-      model === null ? operation : `${operation} ${model}`,
-      { kind: SpanKind.CLIENT, startTime: epochMs(endMono - attempt.duration_ms) },
-      trace.setSpan(ROOT_CONTEXT, parent),
-    );
-    if (span.isRecording()) {
-      span.setAttribute('gen_ai.operation.name', operation);
-      span.setAttribute('sluice.provider', attempt.provider);
-      span.setAttribute('http.response.status_code', attempt.status);
-      if (ctx.target !== null) span.setAttribute('gen_ai.provider.name', genAiProviderName(ctx.target.provider.type));
-      if (model !== null) span.setAttribute('gen_ai.request.model', model);
-      if (attempt.error === null) setAnswer(span, facts?.model ?? null, facts?.finishReasons ?? [], ctx.usage);
-      else span.setStatus({ code: SpanStatusCode.ERROR, message: attempt.error });
+    if (usd !== undefined && usd !== null) attributes['sluice.cost_usd'] = Number(usd);
+    attributes['sluice.cache_hit'] = ctx.cacheHit;
+    const error = ctx.error;
+    if (error !== null) {
+      attributes['error.type'] = error.code ?? error.type;
+      attributes['http.response.status_code'] = error.status;
     }
-    span.end(epochMs(endMono));
+    return {
+      name: serverSpanName(ctx),
+      kind: SpanKind.SERVER,
+      context: locals.context,
+      parent: locals.parent,
+      startMs: epochMs(ctx.startMono),
+      endMs,
+      attributes,
+      error: error !== null && error.status >= SERVER_ERROR_FROM ? error.message : undefined,
+    };
+  }
+
+  /**
+   * Attempt i. One made through a handler began when the handler was called; one a plugin made
+   * itself (passthrough calls the provider without a handler) ended as the response did. The
+   * answer's facts go on the last attempt, when it succeeded; a stream's lasts until its end.
+   */
+  #attemptSpan(ctx: RequestContext, locals: TracingLocals, i: number, requestEndMs: number, answer: AnswerFacts | null): SpanFacts {
+    const attempt = ctx.attempts[i]!;
+    const handled = locals.handled[i];
+    const last = i === ctx.attempts.length - 1;
+    const operation = genAiOperationName(ctx.route.operation!);
+    const attributes: Attributes = { 'gen_ai.operation.name': operation };
+    const providerName = handled?.providerName ?? (ctx.target !== null ? genAiProviderName(ctx.target.provider.type) : undefined);
+    if (providerName !== undefined) attributes['gen_ai.provider.name'] = providerName;
+    attributes['sluice.provider'] = attempt.provider;
+    // A plugin's own call (passthrough) is to a path: the model is the one the body named.
+    const model = handled !== undefined ? attempt.model : ctx.model === null ? null : ctx.model.slice(ctx.model.indexOf('/') + 1);
+    if (model !== null) attributes['gen_ai.request.model'] = model;
+    attributes['http.response.status_code'] = attempt.status;
+    if (last && answer !== null && attempt.error === null) setAnswer(attributes, answer, ctx.usage);
+    const errorType = handled?.errorType ?? null;
+    if (errorType !== null) attributes['error.type'] = errorType;
+    const failed = attempt.error !== null && (attempt.status >= CLIENT_ERROR_FROM || handled === undefined);
+    const startMs = handled?.startMs ?? requestEndMs - attempt.duration_ms;
+    const streamed = last && ctx.stream && attempt.error === null;
+    return {
+      name: model === null ? operation : `${operation} ${model}`,
+      kind: SpanKind.CLIENT,
+      context: { ...locals.context, spanId: handled?.spanId ?? randomHex(8) },
+      parent: locals.context,
+      startMs,
+      endMs: handled === undefined || streamed ? requestEndMs : Math.min(startMs + attempt.duration_ms, requestEndMs),
+      attributes,
+      error: failed ? attempt.error! : undefined,
+    };
   }
 }
 
-function answered(span: Span, reply: JsonReply | StreamReply): void {
-  if (span.isRecording() && reply.kind === 'json') {
-    span.setAttribute('http.response.status_code', reply.status);
-    const facts = answerFacts(reply.body !== undefined ? reply.body : reply.raw);
-    setAnswer(span, facts.model, facts.finishReasons, reply.usage);
-  }
-  span.end(now());
+function serverSpanName(ctx: RequestContext): string {
+  return `${ctx.req.method ?? 'GET'} ${ctx.route.path}`;
 }
 
-function setAnswer(span: Span, model: string | null, finishReasons: string[], usage: Usage | null): void {
-  if (model !== null) span.setAttribute('gen_ai.response.model', model);
-  if (finishReasons.length > 0) span.setAttribute('gen_ai.response.finish_reasons', finishReasons);
-  if (usage !== null) setUsage(span, usage);
+function setAnswer(attributes: Attributes, answer: AnswerFacts, usage: Usage | null): void {
+  if (answer.model !== null) attributes['gen_ai.response.model'] = answer.model;
+  if (answer.finishReasons.length > 0) attributes['gen_ai.response.finish_reasons'] = answer.finishReasons;
+  if (usage !== null) setUsage(attributes, usage);
 }
 
-function setUsage(span: Span, usage: Usage): void {
-  span.setAttribute('gen_ai.usage.input_tokens', usage.input_tokens);
-  span.setAttribute('gen_ai.usage.output_tokens', usage.output_tokens);
-}
-
-/** The HTTP conventions: a server span is in error from a 5xx on, a client span from a 4xx. */
-const SERVER_ERROR_FROM = 500;
-const CLIENT_ERROR_FROM = 400;
-
-function failed(span: Span, error: GatewayError, errorFrom: number): void {
-  if (!span.isRecording()) return;
-  span.setAttribute('error.type', error.code ?? error.type);
-  span.setAttribute('http.response.status_code', error.status);
-  if (error.status >= errorFrom) span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+function setUsage(attributes: Attributes, usage: Usage): void {
+  attributes['gen_ai.usage.input_tokens'] = usage.input_tokens;
+  attributes['gen_ai.usage.output_tokens'] = usage.output_tokens;
 }
