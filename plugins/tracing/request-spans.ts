@@ -83,7 +83,8 @@ export class RequestTracer {
     if (sampled) ctx.traceId = traceId;
     const locals: TracingLocals = { context, parent: client, recording: result.decision !== SamplingDecision.NOT_RECORD, handled: [] };
     ctx.locals.tracing = locals;
-    this.#inFlight.set(ctx.id, locals);
+    // The handler's wrapper has nothing to note for a request whose spans nobody wants, unless it tells providers of the trace.
+    if (locals.recording || this.#propagateTranslated) this.#inFlight.set(ctx.id, locals);
     // A raw-body route's plugin sends the client's own request on (passthrough): the provider
     // hears of the trace as the client's call would have told it.
     if (ctx.route.body === 'raw') ctx.upstreamHeaders = { traceparent: traceparentOf(context) };
