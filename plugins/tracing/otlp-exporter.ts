@@ -36,7 +36,6 @@ export class OtlpJsonExporter {
   readonly #timeoutMs: number;
   readonly #logger: Logger;
   readonly #url: string;
-  readonly #sending = new Set<Promise<unknown>>();
   /** Whether the last export failed: the log says so when exports start failing, not for each batch. */
   #failing = false;
 
@@ -52,7 +51,7 @@ export class OtlpJsonExporter {
 
   /** Resolves once the collector took the body; rejects when it is dropped (the log says so once per failing streak). */
   export(body: Buffer): Promise<void> {
-    const sending = this.#send(body).then(
+    return this.#send(body).then(
       () => {
         if (this.#failing) this.#logger.info('trace export works again', { url: this.#url });
         this.#failing = false;
@@ -63,19 +62,11 @@ export class OtlpJsonExporter {
         throw error;
       },
     );
-    const settled = sending.catch(() => undefined);
-    this.#sending.add(settled);
-    void settled.finally(() => this.#sending.delete(settled));
-    return sending;
   }
 
-  async forceFlush(): Promise<void> {
-    await Promise.all(this.#sending);
-  }
-
-  async shutdown(): Promise<void> {
-    await this.forceFlush();
-    await this.#pool.close();
+  /** Once the batch processor's last export settled: undici's close lets a request under way finish. */
+  shutdown(): Promise<void> {
+    return this.#pool.close();
   }
 
   async #send(body: Buffer): Promise<void> {

@@ -4,7 +4,6 @@
 // are written when the request is over, from what its context recorded (finished-span.ts).
 import { ROOT_CONTEXT, SamplingDecision, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
 import type { Attributes, SpanContext } from '@opentelemetry/api';
-import { parseTraceParent } from '@opentelemetry/core';
 import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import type { Attempt, RequestContext } from '../../core/context.js';
 import { toGatewayError } from '../../core/errors.js';
@@ -15,7 +14,7 @@ import { FinishedSpan } from './finished-span.js';
 import type { SpanFacts, SpanSource } from './finished-span.js';
 import { answerFacts, genAiOperationName, genAiProviderName } from './genai.js';
 import type { AnswerFacts } from './genai.js';
-import { traceparentOf } from './trace-context.js';
+import { clientSpanContext, traceparentOf } from './trace-context.js';
 
 /** An attempt made through a provider handler, as the handler's wrapper saw it. */
 interface HandledAttempt {
@@ -50,9 +49,8 @@ function epochMs(mono: number): number {
   return TIME_ORIGIN + mono;
 }
 
-/** The HTTP conventions: a server span is in error from a 5xx on, a client span from a 4xx. */
+/** The HTTP conventions: a server span is in error from a 5xx on (a 4xx was the client's doing). */
 const SERVER_ERROR_FROM = 500;
-const CLIENT_ERROR_FROM = 400;
 
 export class RequestTracer {
   readonly #sampler: Sampler;
@@ -72,8 +70,7 @@ export class RequestTracer {
   /** The sampler's decision and the server span's ids, child of the client's trace when it sent a `traceparent`. */
   start(ctx: RequestContext): void {
     if (ctx.route.operation === null) return;
-    const header = ctx.req.headers.traceparent;
-    const client = typeof header === 'string' ? parseTraceParent(header) ?? undefined : undefined;
+    const client = clientSpanContext(ctx.req.headers.traceparent);
     const traceId = client?.traceId ?? randomHex(16);
     const parentContext = client === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, client);
     const result = this.#sampler.shouldSample(parentContext, traceId, serverSpanName(ctx), SpanKind.SERVER, {}, []);
@@ -182,7 +179,6 @@ export class RequestTracer {
     if (last && answer !== null && attempt.error === null) setAnswer(attributes, answer, ctx.usage);
     const errorType = handled?.errorType ?? null;
     if (errorType !== null) attributes['error.type'] = errorType;
-    const failed = attempt.error !== null && (attempt.status >= CLIENT_ERROR_FROM || handled === undefined);
     const startMs = handled?.startMs ?? requestEndMs - attempt.duration_ms;
     const streamed = last && ctx.stream && attempt.error === null;
     return {
@@ -193,7 +189,8 @@ export class RequestTracer {
       startMs,
       endMs: handled === undefined || streamed ? requestEndMs : Math.min(startMs + attempt.duration_ms, requestEndMs),
       attributes,
-      error: failed ? attempt.error! : undefined,
+      // An attempt that failed is in error whatever its status: for the gateway as a client, a 4xx is a failure too.
+      error: attempt.error ?? undefined,
     };
   }
 }
