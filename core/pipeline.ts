@@ -10,7 +10,7 @@ import type { GatewayError } from './errors.js';
 import type { Logger } from './logger.js';
 import type { CallMeter, OperationHandler, OperationRequest, ProviderRegistry, Target } from './provider.js';
 import type { JsonReply, Reply, StreamReply } from './reply.js';
-import { sendError, sendJsonReply, setReplyHeaders } from './respond.js';
+import { sendError, sendEvents, sendJsonReply, setReplyHeaders } from './respond.js';
 import type { SecretText } from './secret-text.js';
 import type { StageRunners, Stages } from './stages.js';
 import { parseJsonObject, readBody, requestedModel } from './body.js';
@@ -163,10 +163,14 @@ export class Pipeline {
       return undefined;
     }
     setReplyHeaders(ctx, reply.headers);
-    if (reply.primed !== undefined) return reply.primed.run(reply.headers);
+    if (reply.kind === 'stream' && reply.primed !== undefined) return reply.primed.run(reply.headers);
     const format = ctx.route.streamFormat;
     if (format === null) throw new Error(`operation ${ctx.route.operation ?? '?'} cannot stream`);
-    return relayStream(ctx, reply, format, this.#secrets);
+    if (reply.kind === 'stream') return relayStream(ctx, reply, format, this.#secrets);
+    ctx.responseBody = reply.body;
+    ctx.usage = reply.usage;
+    sendEvents(ctx, reply.events);
+    return undefined;
   }
 
   /** Price, then log; a promise only when a log tap is async. Never throws or rejects. */

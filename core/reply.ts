@@ -43,6 +43,20 @@ export interface PrimedStream {
 }
 
 /**
+ * A stream known whole before it is sent (a stored answer replayed): the core writes its head and
+ * every event in one go, with nothing to relay or read on the way.
+ */
+export interface ReplayReply {
+  readonly kind: 'replay';
+  /** The events exactly as this client is to get them, the trailer included. */
+  events: Buffer;
+  usage: Usage | null;
+  /** The stream folded into its final object, as JSON: what the log stage records as the response body. */
+  body: Buffer;
+  headers: Record<string, string> | null;
+}
+
+/**
  * The stage already wrote (and finished) the response itself, e.g. a passthrough proxy; it
  * has set ctx.status, ctx.responseBody and ctx.usage for the stages that follow. The server
  * sets x-request-id up front only on raw-body routes; on other operation routes a stage that
@@ -53,7 +67,7 @@ export interface HandledReply {
   headers: null;
 }
 
-export type Reply = JsonReply | StreamReply | HandledReply;
+export type Reply = JsonReply | StreamReply | ReplayReply | HandledReply;
 
 export const HANDLED: HandledReply = Object.freeze({ kind: 'handled', headers: null });
 
@@ -65,6 +79,10 @@ export function replyBody(reply: JsonReply): unknown {
 
 export function jsonReply(body: unknown, usage: Usage | null = null, raw: Buffer | string | null = null, status = 200): JsonReply {
   return { kind: 'json', status, body, raw, usage, headers: null };
+}
+
+export function replayReply(events: Buffer, usage: Usage | null, body: Buffer): ReplayReply {
+  return { kind: 'replay', events, usage, body, headers: null };
 }
 
 export function streamReply(source: AsyncIterable<Buffer | string>, translator: StreamTranslator<unknown>): StreamReply {

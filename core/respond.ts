@@ -82,6 +82,12 @@ export function startEventStream(ctx: RequestContext, headers: Record<string, st
   // head with them in one writev instead of a syscall of its own.
 }
 
+/** A whole event stream known before it is sent (a replay): its head and events in one write. */
+export function sendEvents(ctx: RequestContext, events: Buffer): void {
+  startEventStream(ctx, null);
+  ctx.res.end(events);
+}
+
 /**
  * The contract's error envelope. Before the headers went out it is a JSON answer with the
  * error's status (and `extra` header pairs); inside an event stream it is one last

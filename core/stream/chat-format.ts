@@ -23,7 +23,7 @@ export class ChatStreamSink implements FormatSink {
   emit(value: unknown, raw?: string): void {
     const chunk = value as ChatCompletionChunk;
     this.#completion.add(chunk);
-    const hidden = chunk.choices.length === 0 && chunk.usage != null && !this.#includeUsage;
+    const hidden = !this.#includeUsage && isUsageOnly(chunk);
     if (hidden && this.#copy === null) return;
     const event = 'data: ' + (raw ?? JSON.stringify(chunk)) + '\n\n';
     this.#copy?.add(event);
@@ -53,10 +53,20 @@ export class ChatStreamSink implements FormatSink {
   }
 }
 
+/** The usage-only chunk, which a client sees only when it asked for it. */
+export function isUsageOnly(chunk: ChatCompletionChunk): boolean {
+  return chunk.choices.length === 0 && chunk.usage != null;
+}
+
+/** Whether a chat request asks to see the usage chunk (`stream_options.include_usage`). */
+export function includesUsage(body: Record<string, unknown> | null): boolean {
+  const options = (body as { stream_options?: { include_usage?: unknown } | null } | null)?.stream_options;
+  return options?.include_usage === true;
+}
+
 export const chatStreamFormat: StreamFormat = {
   name: 'chat',
   createSink(ctx: RequestContext, copy: StreamCopy | null): FormatSink {
-    const options = (ctx.body as { stream_options?: { include_usage?: unknown } | null } | null)?.stream_options;
-    return new ChatStreamSink(options?.include_usage === true, copy);
+    return new ChatStreamSink(includesUsage(ctx.body), copy);
   },
 };

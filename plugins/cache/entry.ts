@@ -1,15 +1,16 @@
 // A stored answer as it was sent: its shape, the usage it was metered with, the target that
 // answered, and the payload: the JSON body's bytes or the stream's events as the client's format
-// framed them. Stored as text (Redis), it is one line of JSON with the shape, usage and target,
-// then the payload as it is (not escaped into a JSON string), so a read parses the first line only.
-import type { JsonReply, StreamReply } from '../../core/reply.js';
-import { jsonReply, streamReply } from '../../core/reply.js';
-import { ChatChunkStream, ResponsesEventStream } from '../../core/stream/client-format-streams.js';
+// framed them. A stream also keeps where its usage-only chunks are (a client that did not ask for
+// usage is replayed it without them) and its folded object as JSON, for the audit entry of a hit.
+// Stored as text (Redis), it is one line of JSON with the shape, usage, target and, for a stream,
+// the usage chunks' ranges and the folded body's length in bytes; then that body and the payload
+// as they are (not escaped into a JSON string), so a read parses the first line only.
+import type { JsonReply, ReplayReply } from '../../core/reply.js';
+import { jsonReply, replayReply } from '../../core/reply.js';
 import { resolvedBody } from '../../core/stream/stream-fold.js';
 import type { Usage } from '../../core/types/usage.js';
-import { usageFromChat, usageFromResponses } from '../../core/usage-mapping.js';
-
-export type Shape = 'json' | 'stream';
+import type { EventRange } from './usage-events.js';
+import { withoutEvents } from './usage-events.js';
 
 /** The target that gave the answer, by name: the entry's key names the routed one, which failover may have passed over. */
 export interface AnsweredBy {
@@ -21,38 +22,78 @@ export interface AnsweredBy {
   id: string;
 }
 
-export interface Entry {
-  shape: Shape;
+interface EntryBase {
   usage: Usage | null;
   /** Null in an entry written before entries kept it (a shared Redis may still hold some). */
   answeredBy: AnsweredBy | null;
   payload: Buffer;
 }
 
-/** What an entry holds in memory, in bytes: its payload and about what its head takes. */
+export interface JsonEntry extends EntryBase {
+  shape: 'json';
+}
+
+export interface StreamEntry extends EntryBase {
+  shape: 'stream';
+  /** The usage-only chunks in the payload, which a client that did not ask for usage is not sent. */
+  usageEvents: EventRange[];
+  /** The stream folded into its final object, as JSON: the response body a hit's audit entry records. */
+  body: Buffer;
+}
+
+export type Entry = JsonEntry | StreamEntry;
+
+/** What an entry holds in memory, in bytes: its payload, a stream's folded body and about what its head takes. */
 export function entrySize(entry: Entry): number {
-  return entry.payload.length + HEAD_BYTES;
+  return entry.payload.length + (entry.shape === 'stream' ? entry.body.length : 0) + HEAD_BYTES;
 }
 const HEAD_BYTES = 512;
 
 export function entryText(entry: Entry): string {
+  const head = { shape: entry.shape, usage: entry.usage, answered_by: entry.answeredBy };
   // JSON.stringify escapes every line break, so the first one ends the head.
-  return JSON.stringify({ shape: entry.shape, usage: entry.usage, answered_by: entry.answeredBy }) + '\n' + entry.payload.toString('utf8');
+  if (entry.shape === 'json') return JSON.stringify(head) + '\n' + entry.payload.toString('utf8');
+  const streamHead = { ...head, usage_events: entry.usageEvents, body_bytes: entry.body.length };
+  return JSON.stringify(streamHead) + '\n' + entry.body.toString('utf8') + entry.payload.toString('utf8');
 }
 
-/** A stored entry read back; null for text that is no entry (a shared Redis holds what anyone wrote). */
+/**
+ * A stored entry read back; null for text that is no entry (a shared Redis holds what anyone
+ * wrote), and for a stream as entries kept it before they kept its usage chunks and folded body.
+ */
 export function parseEntry(text: string): Entry | null {
   const end = text.indexOf('\n');
   if (end === -1) return null;
   try {
-    const head = JSON.parse(text.slice(0, end)) as (Partial<Entry> & { answered_by?: unknown }) | null;
-    if ((head?.shape !== 'json' && head?.shape !== 'stream') || head.usage === undefined) return null;
-    const answeredBy = head.answered_by ?? null;
+    const head = JSON.parse(text.slice(0, end)) as Record<string, unknown> | null;
+    if ((head?.['shape'] !== 'json' && head?.['shape'] !== 'stream') || head['usage'] === undefined) return null;
+    const usage = head['usage'] as Usage | null;
+    const answeredBy = head['answered_by'] ?? null;
     if (answeredBy !== null && !isAnsweredBy(answeredBy)) return null;
-    return { shape: head.shape, usage: head.usage, answeredBy, payload: Buffer.from(text.slice(end + 1), 'utf8') };
+    const rest = Buffer.from(text.slice(end + 1), 'utf8');
+    if (head['shape'] === 'json') return { shape: 'json', usage, answeredBy, payload: rest };
+    const bodyBytes = head['body_bytes'];
+    const usageEvents = head['usage_events'];
+    if (!Number.isInteger(bodyBytes) || (bodyBytes as number) < 0 || (bodyBytes as number) > rest.length) return null;
+    const payload = rest.subarray(bodyBytes as number);
+    if (!isRanges(usageEvents, payload.length)) return null;
+    return { shape: 'stream', usage, answeredBy, payload, usageEvents, body: rest.subarray(0, bodyBytes as number) };
   } catch {
     return null;
   }
+}
+
+/** Byte ranges in order, each inside `length` bytes. */
+function isRanges(value: unknown, length: number): value is EventRange[] {
+  if (!Array.isArray(value)) return false;
+  let from = 0;
+  for (const range of value) {
+    if (!Array.isArray(range) || range.length !== 2) return false;
+    const [start, end] = range as unknown[];
+    if (!Number.isInteger(start) || !Number.isInteger(end) || (start as number) < from || (end as number) < (start as number) || (end as number) > length) return false;
+    from = end as number;
+  }
+  return true;
 }
 
 function isAnsweredBy(value: unknown): value is AnsweredBy {
@@ -79,22 +120,14 @@ export function ownBytes(data: Buffer | string): Buffer {
 }
 
 /**
- * The reply that answers `operation` from the entry: the JSON as stored, or the stored events
- * through the core's translator for the client's format, which hides the usage chunk from a
- * client that did not ask for it and meters the replay with the stored usage. Null when the
- * entry is not of the shape asked for.
+ * The reply that answers from the entry, when it holds the shape asked for: the JSON as stored, or
+ * the stored events replayed whole, with the usage chunks only for a client that asked for them
+ * (`includeUsage`). Either is metered with the stored usage.
  */
-export function replyFrom(entry: Entry, operation: string, stream: boolean, name: string): JsonReply | StreamReply | null {
+export function replyFrom(entry: Entry, stream: boolean, includeUsage: boolean): JsonReply | ReplayReply | null {
   if (entry.shape !== (stream ? 'stream' : 'json')) return null;
   // The stored usage is shared by every hit: each gets its own copy to meter with.
   const usage = entry.usage === null ? null : { ...entry.usage };
   if (entry.shape === 'json') return jsonReply(undefined, usage, entry.payload);
-  const events = single(entry.payload);
-  if (operation === 'chat') return streamReply(events, new ChatChunkStream(name, (u) => usage ?? usageFromChat(u)));
-  if (operation === 'responses') return streamReply(events, new ResponsesEventStream(name, (u) => usage ?? usageFromResponses(u)));
-  return null;
-}
-
-async function* single(bytes: Buffer): AsyncIterable<Buffer> {
-  yield bytes;
+  return replayReply(includeUsage ? entry.payload : withoutEvents(entry.payload, entry.usageEvents), usage, entry.body);
 }

@@ -1,13 +1,14 @@
 // The response cache (docs/cache.md): the cache tap answers a repeated call from a stored
 // answer without calling the provider; the log tap stores each successful, complete answer as
-// it was sent (a stream as its events, which the relay copies for it), with the target that gave
-// it. Every answer says `x-cache: HIT` or `MISS`; a hit sets ctx.cacheHit, so pricing charges 0
+// it was sent (a stream as its events, which the relay copies for it, replayed whole on a hit),
+// with the target that gave it. Every answer says `x-cache: HIT` or `MISS`; a hit sets ctx.cacheHit, so pricing charges 0
 // and records what it saved, at the price of the target that answered.
 import type { RequestContext } from '../../core/context.js';
 import { definePlugin } from '../../core/plugin.js';
 import type { Gateway } from '../../core/plugin.js';
 import type { Target } from '../../core/provider.js';
 import type { Reply } from '../../core/reply.js';
+import { includesUsage } from '../../core/stream/chat-format.js';
 import { StreamCopy } from '../../core/stream/stream-copy.js';
 import { cacheKey } from './cache-key.js';
 import { Coalescer } from './coalescer.js';
@@ -18,6 +19,7 @@ import { MemoryStore } from './memory-store.js';
 import type { RedisStore } from './redis-store.js';
 import { requestPolicy } from './request-policy.js';
 import type { CacheStore } from './store.js';
+import { usageOnlyEvents } from './usage-events.js';
 
 const NAME = 'cache';
 /** Distinct request bodies whose cache key is remembered (about 150 bytes each). */
@@ -93,7 +95,7 @@ export default definePlugin<CacheOptions>({
     const lookup = async (ctx: RequestContext, key: string): Promise<Reply | undefined> => {
       const entry = await store.get(key).catch(warn('read'));
       if (entry === undefined) return undefined;
-      const reply = replyFrom(entry, ctx.route.operation!, ctx.stream, NAME);
+      const reply = replyFrom(entry, ctx.stream, includesUsage(ctx.body));
       const target = answeringTarget(ctx.target!, entry.answeredBy);
       if (reply === null || target === null) return undefined;
       ctx.target = target;
@@ -185,5 +187,7 @@ function storedEntry(ctx: RequestContext): Entry | null {
   const answeredBy = { provider: target.provider.name, model: target.model, id: target.id };
   if (!ctx.stream) return { shape: 'json', usage: ctx.usage, answeredBy, payload: bodyBytes(ctx.responseBody) };
   const events = ctx.streamCopy?.text() ?? null;
-  return events === null ? null : { shape: 'stream', usage: ctx.usage, answeredBy, payload: ownBytes(events) };
+  if (events === null) return null;
+  const payload = ownBytes(events);
+  return { shape: 'stream', usage: ctx.usage, answeredBy, payload, usageEvents: usageOnlyEvents(payload), body: bodyBytes(ctx.responseBody) };
 }

@@ -22,7 +22,7 @@ const PRICES = {
   [GEMINI]: { pricing: { currency: 'USD', input_per_mtok: 1.25, output_per_mtok: 10 } },
 };
 
-type Audit = { usage: Usage | null; cache_hit: boolean; cost: { total_usd: string | null; saved_usd?: string | null } };
+type Audit = { usage: Usage | null; cache_hit: boolean; cost: { total_usd: string | null; saved_usd?: string | null }; response_body: unknown };
 
 /** A unique question per call site, so no test sees another's entry. */
 let asked = 0;
@@ -38,12 +38,14 @@ function streamChat(gw: TestGateway, body: Record<string, unknown>) {
   return rawStream(gw.client().chat.completions.create({ model: MODEL, ...body, stream: true } as never));
 }
 
-/** The miss and the hit are audited with the same usage; the hit costs 0 and saved what the miss cost. */
+/** The miss and the hit are audited with the same usage and response body (the stream folded); the hit costs 0 and saved what the miss cost. */
 async function expectAuditedHit(gw: TestGateway, missId: string, hitId: string): Promise<void> {
   const miss = await auditEntry<Audit>(gw, missId);
   const hit = await auditEntry<Audit>(gw, hitId);
   expect(miss.usage).to.not.equal(null);
   expect(hit.usage).to.deep.equal(miss.usage);
+  expect(miss.response_body).to.be.an('object');
+  expect(hit.response_body).to.deep.equal(miss.response_body);
   expect([miss.cache_hit, hit.cache_hit, hit.cost.total_usd]).to.deep.equal([false, true, '0']);
   expect(miss.cost.total_usd).to.be.a('string');
   expect(hit.cost.saved_usd).to.equal(miss.cost.total_usd);
