@@ -11,7 +11,7 @@ import { withOpenAIGateway } from '../../test/helpers/openai-gateway.js';
 import { defaultPlugins, withPluginOptions } from '../../test/helpers/plugins.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
 import type { Usage } from '../../core/types/usage.js';
-import { CONTENT_CHUNKS, rawStream, serveTwentyChunks } from './test-streams.js';
+import { CONTENT_CHUNKS, rawStream, serveChunks, serveTwentyChunks } from './test-streams.js';
 
 const MODEL = 'openai/gpt-4o-mini';
 const CLAUDE = 'claude/claude-sonnet-4-20250514';
@@ -165,6 +165,31 @@ describe('cache plugin: streams replayed event for event @integration', () => {
     expect(hit.text).to.equal(miss.text);
     expect(fit.mock.requests.filter((r) => r.path === '/v1/responses')).to.have.length(1);
     await expectAuditedHit(fit.gw, miss.id, hit.id);
+  });
+});
+
+describe('cache plugin: a long stream @integration', () => {
+  // 4,000 content chunks of about 300 bytes each: 1.2 MB of events.
+  const chunks = 4000;
+  const fit = withOpenAIGateway((mock) => {
+    serveChunks(mock, chunks, 0);
+    return { plugins: [...defaultPlugins(), { name: 'cache', options: { max_entry_bytes: 4 * 1024 * 1024 } }] };
+  });
+
+  it('is replayed whole, event for event, with its usage chunk to a client that asks for it and without to one that does not', async () => {
+    const asked = messages();
+    const quiet = await streamChat(fit.gw, { messages: asked });
+    const told = await streamChat(fit.gw, { messages: asked, stream_options: { include_usage: true } });
+    const quietAgain = await streamChat(fit.gw, { messages: asked });
+    expect([quiet.cache, told.cache, quietAgain.cache]).to.deep.equal(['MISS', 'HIT', 'HIT']);
+    expect(quiet.text.length).to.be.greaterThan(1_000_000);
+    // The content chunks, the finish chunk, [DONE]; and the usage chunk before [DONE] for the client that asked.
+    expect(quiet.data).to.have.length(chunks + 2);
+    expect(told.data).to.deep.equal([...quiet.data.slice(0, -1), told.data.at(-2), '[DONE]']);
+    expect((JSON.parse(told.data.at(-2)!) as { choices: unknown[]; usage: { total_tokens: number } })).to.deep.include({ choices: [] });
+    expect(quietAgain.text).to.equal(quiet.text);
+    expect(chatCalls(fit.mock)).to.equal(1);
+    await expectAuditedHit(fit.gw, quiet.id, told.id);
   });
 });
 
