@@ -163,14 +163,18 @@ export class Pipeline {
       return undefined;
     }
     setReplyHeaders(ctx, reply.headers);
-    if (reply.kind === 'stream' && reply.primed !== undefined) return reply.primed.run(reply.headers);
+    if (reply.kind === 'recorded') {
+      // A client that left while a stage answered (a cache's lookup) is sent nothing (499), as a relay would send it nothing.
+      if (ctx.abort.aborted) throw ctx.abort.reason;
+      ctx.responseBody = reply.body;
+      ctx.usage = reply.usage;
+      sendEvents(ctx, reply.events, reply.headers);
+      return undefined;
+    }
+    if (reply.primed !== undefined) return reply.primed.run(reply.headers);
     const format = ctx.route.streamFormat;
     if (format === null) throw new Error(`operation ${ctx.route.operation ?? '?'} cannot stream`);
-    if (reply.kind === 'stream') return relayStream(ctx, reply, format, this.#secrets);
-    ctx.responseBody = reply.body;
-    ctx.usage = reply.usage;
-    sendEvents(ctx, reply.events);
-    return undefined;
+    return relayStream(ctx, reply, format, this.#secrets);
   }
 
   /** Price, then log; a promise only when a log tap is async. Never throws or rejects. */

@@ -22,8 +22,8 @@ export {
   unsupportedOperation,
 } from './errors.js';
 export type { ErrorEnvelope, ErrorType } from './errors.js';
-export { HANDLED, jsonReply, replayReply, streamReply } from './reply.js';
-export type { HandledReply, JsonReply, ReplayReply, Reply, StreamReply } from './reply.js';
+export { HANDLED, jsonReply, recordedReply, streamReply } from './reply.js';
+export type { HandledReply, JsonReply, RecordedReply, Reply, StreamReply } from './reply.js';
 export type { OperationHandler, PassthroughTarget, Provider, Target } from './provider.js';
 export type { UpstreamClient, UpstreamRequest, UpstreamResponse } from './http-client.js';
 export { resolvedBody } from './stream/stream-fold.js';

@@ -46,8 +46,8 @@ export interface PrimedStream {
  * A stream known whole before it is sent (a stored answer replayed): the core writes its head and
  * every event in one go, with nothing to relay or read on the way.
  */
-export interface ReplayReply {
-  readonly kind: 'replay';
+export interface RecordedReply {
+  readonly kind: 'recorded';
   /** The events exactly as this client is to get them, the trailer included. */
   events: Buffer;
   usage: Usage | null;
@@ -67,7 +67,7 @@ export interface HandledReply {
   headers: null;
 }
 
-export type Reply = JsonReply | StreamReply | ReplayReply | HandledReply;
+export type Reply = JsonReply | StreamReply | RecordedReply | HandledReply;
 
 export const HANDLED: HandledReply = Object.freeze({ kind: 'handled', headers: null });
 
@@ -81,8 +81,8 @@ export function jsonReply(body: unknown, usage: Usage | null = null, raw: Buffer
   return { kind: 'json', status, body, raw, usage, headers: null };
 }
 
-export function replayReply(events: Buffer, usage: Usage | null, body: Buffer): ReplayReply {
-  return { kind: 'replay', events, usage, body, headers: null };
+export function recordedReply(events: Buffer, usage: Usage | null, body: Buffer): RecordedReply {
+  return { kind: 'recorded', events, usage, body, headers: null };
 }
 
 export function streamReply(source: AsyncIterable<Buffer | string>, translator: StreamTranslator<unknown>): StreamReply {

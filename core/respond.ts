@@ -82,9 +82,9 @@ export function startEventStream(ctx: RequestContext, headers: Record<string, st
   // head with them in one writev instead of a syscall of its own.
 }
 
-/** A whole event stream known before it is sent (a replay): its head and events in one write. */
-export function sendEvents(ctx: RequestContext, events: Buffer): void {
-  startEventStream(ctx, null);
+/** A whole event stream known before it is sent (a recorded one): its head and events in one write. */
+export function sendEvents(ctx: RequestContext, events: Buffer, headers: Record<string, string> | null): void {
+  startEventStream(ctx, headers);
   ctx.res.end(events);
 }
 

@@ -5,7 +5,7 @@ import type { StreamFold } from './stream-fold.js';
 import type { PassthroughTranslator } from './translator.js';
 
 // A key with an escape in it (`"us\u0061ge":`) could be a watched one in disguise: its event is read too.
-const ESCAPED_KEY = /\\[^"\n]*"\s*:/g;
+export const ESCAPED_KEY = /\\[^"\n]*"\s*:/g;
 
 export class RawEvents {
   readonly translator: PassthroughTranslator<unknown>;

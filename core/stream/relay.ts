@@ -53,7 +53,7 @@ export function openRelay(ctx: RequestContext, reply: StreamReply, format: Strea
   return new StreamRelay(ctx, reply, format.createSink(ctx, raw === null ? copy : null), raw, secrets, provider);
 }
 
-/** Relays a stream nobody primed (a cache's replay) at once. */
+/** Relays a stream nobody primed (a stage's own, such as `replayedChat`'s) at once. */
 export function relayStream(ctx: RequestContext, reply: StreamReply, format: StreamFormat, secrets: SecretText): Promise<void> {
   return openRelay(ctx, reply, format, secrets, ctx.target?.provider.name ?? 'unknown').run(reply.headers);
 }

@@ -23,11 +23,15 @@ export function eventStart(buf: Buffer, at: number): number {
   return Math.max(lf === -1 ? 0 : lf + 2, crlf === -1 ? 0 : crlf + 3);
 }
 
-/** The index just after the event holding byte `at`, or the end of `buf` when it does not end there. */
+/**
+ * The index just after the event holding byte `at`, or the end of `buf` when it does not end there.
+ * Line by line, so that walking a long buffer event by event reads each byte once.
+ */
 export function eventEnd(buf: Buffer, at: number): number {
-  const lf = buf.indexOf(LF_LF, at);
-  const crlf = buf.indexOf(LF_CRLF, at);
-  if (lf === -1 && crlf === -1) return buf.length;
-  if (crlf === -1 || (lf !== -1 && lf < crlf)) return lf + 2;
-  return crlf + 3;
+  for (let lf = buf.indexOf(0x0a, at); lf !== -1; lf = buf.indexOf(0x0a, lf + 1)) {
+    const next = buf[lf + 1];
+    if (next === 0x0a) return lf + 2;
+    if (next === 0x0d && buf[lf + 2] === 0x0a) return lf + 3;
+  }
+  return buf.length;
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { bodyBytes, entryText, ownBytes, parseEntry, replyFrom } from './entry.js';
-import type { JsonReply, ReplayReply } from '../../core/reply.js';
+import type { JsonReply, RecordedReply } from '../../core/reply.js';
 import type { Entry } from './entry.js';
 
 const BY = { provider: 'b', model: 'gpt-4o-mini', id: 'b/gpt-4o-mini' };
@@ -35,14 +35,14 @@ describe('cache entry', () => {
     const stream: Entry = { shape: 'stream', usage: USAGE, answeredBy: null, payload: Buffer.from('data: [DONE]\n\n'), usageEvents: [], body: Buffer.from('{}') };
     const json: Entry = { shape: 'json', usage: USAGE, answeredBy: null, payload: Buffer.from('{}') };
     expect([replyFrom(stream, false, false), replyFrom(json, true, false)]).to.deep.equal([null, null]);
-    expect([replyFrom(stream, true, false)?.kind, replyFrom(json, false, false)?.kind]).to.deep.equal(['replay', 'json']);
+    expect([replyFrom(stream, true, false)?.kind, replyFrom(json, false, false)?.kind]).to.deep.equal(['recorded', 'json']);
   });
 
   it('replays a stream with its usage chunk to a client that asked for it, without to one that did not; the folded body for the log', () => {
     const payload = 'data: {"choices":[{"delta":{}}]}\n\ndata: {"choices":[],"usage":{}}\n\ndata: [DONE]\n\n';
     const stream: Entry = { shape: 'stream', usage: USAGE, answeredBy: null, payload: Buffer.from(payload), usageEvents: [[34, 67]], body: Buffer.from('{"id":1}') };
-    const told = replyFrom(stream, true, true) as ReplayReply;
-    const quiet = replyFrom(stream, true, false) as ReplayReply;
+    const told = replyFrom(stream, true, true) as RecordedReply;
+    const quiet = replyFrom(stream, true, false) as RecordedReply;
     expect([told.events.toString(), quiet.events.toString()]).to.deep.equal([payload, 'data: {"choices":[{"delta":{}}]}\n\ndata: [DONE]\n\n']);
     expect([told.body.toString(), told.usage]).to.deep.equal(['{"id":1}', USAGE]);
   });

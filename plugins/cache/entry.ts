@@ -5,8 +5,8 @@
 // Stored as text (Redis), it is one line of JSON with the shape, usage, target and, for a stream,
 // the usage chunks' ranges and the folded body's length in bytes; then that body and the payload
 // as they are (not escaped into a JSON string), so a read parses the first line only.
-import type { JsonReply, ReplayReply } from '../../core/reply.js';
-import { jsonReply, replayReply } from '../../core/reply.js';
+import type { JsonReply, RecordedReply } from '../../core/reply.js';
+import { jsonReply, recordedReply } from '../../core/reply.js';
 import { resolvedBody } from '../../core/stream/stream-fold.js';
 import type { Usage } from '../../core/types/usage.js';
 import type { EventRange } from './usage-events.js';
@@ -29,11 +29,11 @@ interface EntryBase {
   payload: Buffer;
 }
 
-export interface JsonEntry extends EntryBase {
+interface JsonEntry extends EntryBase {
   shape: 'json';
 }
 
-export interface StreamEntry extends EntryBase {
+interface StreamEntry extends EntryBase {
   shape: 'stream';
   /** The usage-only chunks in the payload, which a client that did not ask for usage is not sent. */
   usageEvents: EventRange[];
@@ -124,10 +124,10 @@ export function ownBytes(data: Buffer | string): Buffer {
  * the stored events replayed whole, with the usage chunks only for a client that asked for them
  * (`includeUsage`). Either is metered with the stored usage.
  */
-export function replyFrom(entry: Entry, stream: boolean, includeUsage: boolean): JsonReply | ReplayReply | null {
+export function replyFrom(entry: Entry, stream: boolean, includeUsage: boolean): JsonReply | RecordedReply | null {
   if (entry.shape !== (stream ? 'stream' : 'json')) return null;
   // The stored usage is shared by every hit: each gets its own copy to meter with.
   const usage = entry.usage === null ? null : { ...entry.usage };
   if (entry.shape === 'json') return jsonReply(undefined, usage, entry.payload);
-  return replayReply(includeUsage ? entry.payload : withoutEvents(entry.payload, entry.usageEvents), usage, entry.body);
+  return recordedReply(includeUsage ? entry.payload : withoutEvents(entry.payload, entry.usageEvents), usage, entry.body);
 }

@@ -2,6 +2,8 @@
 // first client asked for it; a client that did not (`stream_options.include_usage`) is replayed
 // the stream without it, as the relay would have hidden it. Found once, when the entry is stored.
 import { isUsageOnly } from '../../core/stream/chat-format.js';
+import { ESCAPED_KEY } from '../../core/stream/raw-events.js';
+import { eventEnd } from '../../core/stream/sse-bytes.js';
 import { SseParser } from '../../core/stream/sse-parser.js';
 import type { SseEvent, StreamTranslator } from '../../core/stream/translator.js';
 import type { ChatCompletionChunk } from '../../core/types/chat.js';
@@ -9,19 +11,23 @@ import type { ChatCompletionChunk } from '../../core/types/chat.js';
 /** A byte range of the stored events: [start, end). */
 export type EventRange = readonly [number, number];
 
+const ESCAPED = new RegExp(ESCAPED_KEY.source);
+
 /** The usage-only chunks of a chat stream's events, in order; none in any other stream. */
 export function usageOnlyEvents(events: Buffer): EventRange[] {
-  // latin1: one character a byte, so indexes are byte offsets.
-  const text = events.toString('latin1');
   const found: EventRange[] = [];
-  for (let start = 0; start < text.length; ) {
-    const end = eventEnd(text, start);
-    // Only an event that names usage is read; one with an escape could name it in disguise.
-    const event = text.slice(start, end);
-    if ((event.includes('usage') || event.includes('\\')) && isUsageOnlyEvent(events.subarray(start, end))) found.push([start, end]);
+  for (let start = 0; start < events.length; ) {
+    const end = eventEnd(events, start);
+    const event = events.subarray(start, end);
+    if (namesUsage(event) && isUsageOnlyEvent(event)) found.push([start, end]);
     start = end;
   }
   return found;
+}
+
+/** Only an event that names usage is read, as the relay reads only those; a key with an escape could name it in disguise. */
+function namesUsage(event: Buffer): boolean {
+  return event.includes('"usage"') || (event.includes(0x5c) && ESCAPED.test(event.toString('latin1')));
 }
 
 /** The events without the ranges given (in order, not overlapping). */
@@ -37,19 +43,12 @@ export function withoutEvents(events: Buffer, ranges: readonly EventRange[]): Bu
   return Buffer.concat(kept);
 }
 
-/** Just after the blank line that ends the event starting at `from` ("\n\n" or "\n\r\n"), or the end of the text. */
-function eventEnd(text: string, from: number): number {
-  for (let nl = text.indexOf('\n', from); nl !== -1; nl = text.indexOf('\n', nl + 1)) {
-    const next = text.charCodeAt(nl + 1);
-    if (next === 10) return nl + 2;
-    if (next === 13 && text.charCodeAt(nl + 2) === 10) return nl + 3;
-  }
-  return text.length;
-}
-
 function isUsageOnlyEvent(event: Buffer): boolean {
   const reader = new DataReader();
-  new SseParser().feed(event, reader, NO_SINK);
+  const parser = new SseParser();
+  parser.feed(event, reader, NO_SINK);
+  // An event without its blank line (the stream's last) still counts, as it does for the relay.
+  parser.end(reader, NO_SINK);
   if (reader.data === null) return false;
   try {
     const chunk = JSON.parse(reader.data) as Partial<ChatCompletionChunk> | null;

@@ -1,7 +1,7 @@
 // Test-only plugin: a response cache. The log tap keeps each answered chat call's completion (a
 // stream's folded object too) under its model and messages; the cache tap answers a repeated call
 // from it without calling the provider: as JSON, or for a stream as the chunks that carry the
-// completion (the core's replay, which the relay frames like any stream: the usage chunk is
+// completion (`replayedChat`, which the relay frames like any stream: the usage chunk is
 // hidden from a client that did not ask for it).
 import type { RequestContext } from '../../core/context.js';
 import { definePlugin } from '../../core/plugin.js';
