@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { auditEntry } from '../../test/helpers/audit-entry.js';
 import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
-import { sendJson } from '../../test/helpers/mock-provider.js';
+import { sendJson, sendSse } from '../../test/helpers/mock-provider.js';
 import { withOpenAIGateway } from '../../test/helpers/openai-gateway.js';
 import { defaultPlugins, withPluginOptions } from '../../test/helpers/plugins.js';
 import { startTestGateway } from '../../test/helpers/start-gateway.js';
@@ -123,6 +123,37 @@ describe('cache plugin @integration', () => {
       expect([failed.status, again.status]).to.deep.equal([502, 502]);
       expect([failed.headers.get('x-cache'), again.headers.get('x-cache')]).to.deep.equal(['MISS', 'MISS']);
       expect(chatCalls()).to.equal(2);
+    });
+  });
+
+  describe('an answer without usage', () => {
+    // A server that reports no usage (an OpenAI-compatible one that ignores include_usage): the miss's cost is unknown.
+    const fit = withOpenAIGateway((mock) => {
+      mock.on('POST', '/v1/chat/completions', async (req, res) => {
+        const { usage: _none, ...answer } = answerOf('no usage here');
+        if ((req.json as { stream?: boolean }).stream !== true) return sendJson(res, 200, answer);
+        const chunk = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content: 'no usage here' }, finish_reason: 'stop' }] };
+        await sendSse(res, [`data: ${JSON.stringify(chunk)}\n\n`, 'data: [DONE]\n\n']);
+      });
+      return withCache();
+    });
+
+    it('audits its hit as a call that cost 0 (cost_source cache), its saving unknown, not as one of unknown cost', async () => {
+      type Audit = { cache_hit: boolean; cost_source: string; cost: Record<string, unknown> };
+      for (const stream of [false, true]) {
+        const body = JSON.stringify({ model: MODEL, messages: messages(), stream });
+        const ask = () => fit.gw.fetch('/v1/chat/completions', { method: 'POST', body });
+        const miss = await ask();
+        await miss.text();
+        const hit = await ask();
+        await hit.text();
+        expect([miss.headers.get('x-cache'), hit.headers.get('x-cache')]).to.deep.equal(['MISS', 'HIT']);
+        const missEntry = await auditEntry<Audit>(fit.gw, miss.headers.get('x-request-id')!);
+        const hitEntry = await auditEntry<Audit>(fit.gw, hit.headers.get('x-request-id')!);
+        expect([missEntry.cache_hit, missEntry.cost_source], `stream: ${stream}`).to.deep.equal([false, 'unknown']);
+        expect([hitEntry.cache_hit, hitEntry.cost_source, hitEntry.cost], `stream: ${stream}`).to.deep.equal([true, 'cache', { total_usd: '0', source: 'cache', pico_usd: '0', lines: [], saved_usd: null }]);
+      }
+      expect(calls(fit.mock, '/v1/chat/completions')).to.equal(2);
     });
   });
 

@@ -6,6 +6,7 @@
 // looks them up.
 import type { CostResult, RequestContext } from '../../core/context.js';
 import { definePlugin } from '../../core/plugin.js';
+import type { Usage } from '../../core/types/usage.js';
 import { calculateCost } from './calculate.js';
 import type { Cost } from './calculate.js';
 import { JournalPriceStore, type PriceChange } from './override-store.js';
@@ -39,6 +40,9 @@ const NO_CHARGE: CostResult = Object.freeze({ total_usd: '0', source: 'no_charge
 export function priceCall(ctx: RequestContext): CostResult | null {
   if (ctx.target === null) return null;
   const usage = ctx.usage;
+  // A hit called no provider, so it costs 0 even when the stored answer had no usage (a server
+  // that reports none): only what it saved is unknown then.
+  if (ctx.cacheHit) return { total_usd: '0', source: 'cache', pico_usd: '0', lines: [], saved_usd: usage === null ? null : costOf(ctx, usage).total_usd };
   if (usage === null) {
     if (ctx.partial) return { total_usd: null, source: 'partial', pico_usd: null, unknown_reason: 'the stream was cut before the provider reported usage', lines: [] };
     // The provider answered with an error (or was never reached): it charges nothing. A call
@@ -46,10 +50,14 @@ export function priceCall(ctx: RequestContext): CostResult | null {
     const failed = ctx.error !== null && ctx.status !== 499 && ctx.attempts.every((a) => a.status >= 400 && a.status !== 499);
     return failed ? NO_CHARGE : { total_usd: null, source: 'unknown', pico_usd: null, unknown_reason: 'the provider reported no usage for this call', lines: [] };
   }
-  const cost = calculateCost(usage, ctx.target.metadata?.pricing, { at: ctx.startedAt, serviceTier: usage.service_tier ?? requestedServiceTier(ctx) });
-  if (ctx.cacheHit) return { total_usd: '0', source: 'cache', pico_usd: '0', lines: [], saved_usd: cost.total_usd };
+  const cost = costOf(ctx, usage);
   // A cut stream: the cost of the tokens reported before the cut, a lower bound.
   return toCostResult(cost, ctx.partial ? 'partial' : cost.source);
+}
+
+/** The usage at the answering target's price. */
+function costOf(ctx: RequestContext, usage: Usage): Cost {
+  return calculateCost(usage, ctx.target!.metadata?.pricing, { at: ctx.startedAt, serviceTier: usage.service_tier ?? requestedServiceTier(ctx) });
 }
 
 /** The tier the client asked for, which prices the call when the answer names none. */
