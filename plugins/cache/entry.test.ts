@@ -27,7 +27,9 @@ describe('cache entry', () => {
       '{"shape":"stream","usage":null,"usage_events":[],"body_bytes":99}\n{}data: [DONE]\n\n',
       '{"shape":"stream","usage":null,"usage_events":[[0,99]],"body_bytes":2}\n{}data: [DONE]\n\n',
       '{"shape":"stream","usage":null,"usage_events":[[4,6],[0,2]],"body_bytes":2}\n{}data: [DONE]\n\n',
-      'not json', 'null\n{}', '{"usage":null}\n{}', '{"shape":"xml","usage":null}\n{}', '{"shape":"json"}\n{}', '{"body":"{}","usage":null}', '{"shape":"json","usage":null,"answered_by":"b"}\n{}', '{"shape":"json","usage":null,"answered_by":{"provider":"b","model":"m"}}\n{}'];
+      'not json', 'null\n{}', '{"usage":null}\n{}', '{"shape":"xml","usage":null}\n{}', '{"shape":"json"}\n{}', '{"body":"{}","usage":null}', '{"shape":"json","usage":null,"answered_by":"b"}\n{}', '{"shape":"json","usage":null,"answered_by":{"provider":"b","model":"m"}}\n{}',
+      // Usage not as the gateway meters it: a hit would record it as given.
+      '{"shape":"json","usage":"junk"}\n{}', '{"shape":"json","usage":[1,2]}\n{}', '{"shape":"json","usage":{"prompt_tokens":5,"completion_tokens":3,"total_tokens":8}}\n{}', '{"shape":"json","usage":{"input_tokens":"5","output_tokens":3,"total_tokens":8}}\n{}'];
     expect(texts.map(parseEntry)).to.deep.equal(texts.map(() => null));
   });
 

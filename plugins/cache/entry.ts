@@ -66,8 +66,8 @@ export function parseEntry(text: string): Entry | null {
   if (end === -1) return null;
   try {
     const head = JSON.parse(text.slice(0, end)) as Record<string, unknown> | null;
-    if ((head?.['shape'] !== 'json' && head?.['shape'] !== 'stream') || head['usage'] === undefined) return null;
-    const usage = head['usage'] as Usage | null;
+    if ((head?.['shape'] !== 'json' && head?.['shape'] !== 'stream') || !isUsage(head['usage'])) return null;
+    const usage = head['usage'];
     const answeredBy = head['answered_by'] ?? null;
     if (answeredBy !== null && !isAnsweredBy(answeredBy)) return null;
     const rest = Buffer.from(text.slice(end + 1), 'utf8');
@@ -94,6 +94,17 @@ function isRanges(value: unknown, length: number): value is EventRange[] {
     from = end as number;
   }
   return true;
+}
+
+/**
+ * Null, or usage as the gateway meters it (its token counts are numbers): a hit meters and prices
+ * with it, and other usage (a string, a provider's own field names) would be recorded as given.
+ */
+function isUsage(value: unknown): value is Usage | null {
+  if (value === null) return true;
+  if (typeof value !== 'object' || Array.isArray(value)) return false;
+  const { input_tokens: input, output_tokens: output, total_tokens: total } = value as Record<string, unknown>;
+  return typeof input === 'number' && typeof output === 'number' && typeof total === 'number';
 }
 
 function isAnsweredBy(value: unknown): value is AnsweredBy {

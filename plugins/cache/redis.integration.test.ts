@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createClient } from '@keyv/redis';
+import { auditEntry } from '../../test/helpers/audit-entry.js';
 import { memoryLogger } from '../../test/helpers/memory-logger.js';
 import { waitFor } from '../../test/helpers/net.js';
 import { openAIEnv, startOpenAIMock } from '../../test/helpers/mock-openai.js';
@@ -91,6 +92,39 @@ describe('cache plugin on Redis @integration', function () {
       await redis.set(key!, JSON.stringify(record), { KEEPTTL: true });
       expect(await ask()).to.deep.equal(['HIT', 'openai', 'gpt-4o-mini']);
       expect(chatCalls()).to.equal(1);
+    });
+  });
+
+  describe('an entry whose usage is in another form', () => {
+    const prefix = `${run}-usage`;
+    let gw: TestGateway;
+    before(async () => {
+      gw = await startTestGateway(options(prefix));
+    });
+    after(() => gw.close());
+
+    it('is a miss, answered and replaced by the provider, rather than a hit audited with that usage', async () => {
+      const messages = [{ role: 'user' as const, content: `usage ${prefix}` }];
+      const ask = async () => {
+        const { response } = await gw.client().chat.completions.create({ model: 'openai/gpt-4o-mini', messages }).withResponse();
+        const entry = await auditEntry<{ usage: unknown }>(gw, response.headers.get('x-request-id')!);
+        return { cache: response.headers.get('x-cache'), usage: entry.usage };
+      };
+      const first = await ask();
+      await stored(prefix);
+      // Anything under the prefix of a shared Redis: here a head whose usage is the provider's own fields.
+      const [key] = await redis.keys(`${prefix}*`);
+      const record = JSON.parse((await redis.get(key!))!) as { value: string };
+      const end = record.value.indexOf('\n');
+      const head = JSON.parse(record.value.slice(0, end)) as Record<string, unknown>;
+      record.value = JSON.stringify({ ...head, usage: { prompt_tokens: 17, completion_tokens: 4, total_tokens: 21 } }) + record.value.slice(end);
+      await redis.set(key!, JSON.stringify(record), { KEEPTTL: true });
+      const odd = await ask();
+      expect([first.cache, odd.cache, odd.usage]).to.deep.equal(['MISS', 'MISS', first.usage]);
+      await waitFor(async () => (JSON.parse((await redis.get(key!))!) as { value: string }).value !== record.value, 3000, 'the entry replaced');
+      const again = await ask();
+      expect([again.cache, again.usage]).to.deep.equal(['HIT', first.usage]);
+      expect(chatCalls()).to.equal(2);
     });
   });
 
