@@ -6,9 +6,12 @@ import { expect } from 'chai';
 import { auditEntry } from '../../test/helpers/audit-entry.js';
 import { AnthropicMock, ANTHROPIC_KEY, answers } from '../../test/helpers/mock-anthropic.js';
 import { GEMINI_KEY, GeminiMock, nativeText } from '../../test/helpers/mock-gemini.js';
+import { fixtureText } from '../../test/helpers/fixtures.js';
 import type { MockProvider } from '../../test/helpers/mock-provider.js';
+import { sendSse, splitSse } from '../../test/helpers/mock-provider.js';
 import { withOpenAIGateway } from '../../test/helpers/openai-gateway.js';
 import { defaultPlugins, withPluginOptions } from '../../test/helpers/plugins.js';
+import { sseData } from '../../test/helpers/sse.js';
 import type { TestGateway } from '../../test/helpers/start-gateway.js';
 import type { Usage } from '../../core/types/usage.js';
 import { CONTENT_CHUNKS, rawStream, serveChunks, serveTwentyChunks } from './test-streams.js';
@@ -209,5 +212,28 @@ describe('cache plugin: a stream over the size cap @integration', () => {
     const json = async () => (await fit.gw.client().chat.completions.create({ model: MODEL, messages: asked }).withResponse()).response.headers.get('x-cache');
     expect([await json(), await json()]).to.deep.equal(['MISS', 'HIT']);
     expect(chatCalls(fit.mock)).to.equal(3);
+  });
+});
+
+describe('cache plugin: a Responses stream that ended in response.failed @integration', () => {
+  // The recorded stream's first two events, then the failure OpenAI streams when the model fails.
+  const fit = withOpenAIGateway((mock) => {
+    const events = splitSse(fixtureText('recorded/openai/responses_stream.txt')).slice(0, 2);
+    const { response } = JSON.parse(sseData(events[0]!)[0]!) as { response: Record<string, unknown> };
+    const failed = { type: 'response.failed', sequence_number: 2, response: { ...response, status: 'failed', error: { code: 'server_error', message: 'The model failed to generate a response.' } } };
+    events.push(`event: response.failed\ndata: ${JSON.stringify(failed)}\n\n`);
+    mock.on('POST', '/v1/responses', (_req, res) => sendSse(res, events));
+    return { plugins: [...defaultPlugins(), { name: 'cache', options: {} }] };
+  });
+
+  it('is not stored: each call is a miss the provider answers, not a replay of the failure', async () => {
+    const input = messages()[0]!.content;
+    const call = () => rawStream(fit.gw.client().responses.create({ model: MODEL, input, store: false, stream: true }));
+    const first = await call();
+    const second = await call();
+    expect([first.cache, second.cache]).to.deep.equal(['MISS', 'MISS']);
+    expect(first.text).to.include('event: response.failed\n');
+    expect(second.text).to.equal(first.text);
+    expect(fit.mock.requests.filter((r) => r.path === '/v1/responses')).to.have.length(2);
   });
 });
