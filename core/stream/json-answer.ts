@@ -4,8 +4,7 @@
 // metered from the answer's own usage. Anything else cannot be replayed exactly and is the
 // provider's failure (502); docs/architecture.md, "A stream request answered with JSON".
 import type { IncomingHttpHeaders } from 'node:http';
-import { providerFailed } from '../errors.js';
-import type { GatewayError } from '../errors.js';
+import { GatewayError } from '../errors.js';
 import { streamReply } from '../reply.js';
 import type { StreamReply } from '../reply.js';
 import type { ChatChoice, ChatCompletion, ChatCompletionChunk, ChatDelta } from '../types/chat.js';
@@ -22,9 +21,13 @@ export function isJsonAnswer(headers: IncomingHttpHeaders): boolean {
   return type !== undefined && JSON_TYPE.test(type);
 }
 
-/** The 502 for a stream request answered with JSON that has no exact stream form. */
+/**
+ * The 502 for a stream request answered with JSON that has no exact stream form. Not retryable:
+ * the provider answered and billed the call, and would answer the same again, billed again.
+ */
 export function notReplayable(provider: string): GatewayError {
-  return providerFailed(provider, `provider '${provider}' answered a stream request with a JSON body that cannot be replayed as a stream exactly`, undefined, 502, 'stream_expected');
+  const message = `provider '${provider}' answered a stream request with a JSON body that cannot be replayed as a stream exactly`;
+  return new GatewayError({ status: 502, type: 'provider_error', message, provider, code: 'stream_expected' });
 }
 
 /** A chat completion answered to a stream request, as a stream reply; `usage` is what the call is metered with. */

@@ -7,6 +7,7 @@ import { APIError } from 'openai';
 import type { Attempt } from '../../core/context.js';
 import { auditEntry } from '../../test/helpers/audit-entry.js';
 import { sdkError } from '../../test/helpers/errors.js';
+import { fixtureJson } from '../../test/helpers/fixtures.js';
 import { ANTHROPIC_KEY, AnthropicMock } from '../../test/helpers/mock-anthropic.js';
 import { startOpenAIMock } from '../../test/helpers/mock-openai.js';
 import { sendJson } from '../../test/helpers/mock-provider.js';
@@ -139,6 +140,19 @@ describe('failover and virtual models @integration', () => {
     a.on('POST', CHAT, (_req, res) => sendJson(res, 400, { error: { message: 'bad temperature', type: 'invalid_request_error', code: null, param: 'temperature' } }));
     const err = await sdkError(ask('chain'));
     expect([err.status, err.message, chatCalls(a), chatCalls(b)]).to.deep.equal([400, '400 bad temperature', 1, 0]);
+  });
+
+  it('never retries nor fails over a stream request answered with JSON it cannot stream (502 stream_expected): the provider billed it once, and it is metered once', async () => {
+    const recorded = fixtureJson<{ output: unknown[] }>('recorded/openai/responses.json');
+    // A built-in tool's call has no exact stream form (docs/api.md); `a` answers so to every call.
+    a.on('POST', '/v1/responses', (_req, res) => sendJson(res, 200, { ...recorded, output: [{ id: 'ws_1', type: 'web_search_call', status: 'completed' }, ...recorded.output] }));
+    const res = await gw.fetch('/v1/responses', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'chain', input: 'hi', stream: true }) });
+    const message = "provider 'a' answered a stream request with a JSON body that cannot be replayed as a stream exactly";
+    expect([res.status, await res.text()]).to.deep.equal([502, JSON.stringify({ error: { message, type: 'provider_error', code: 'stream_expected', param: null, provider: 'a' } })]);
+    const calls = (mock: MockProvider): number => mock.requests.filter((r) => r.path === '/v1/responses').length;
+    expect([calls(a), calls(b)]).to.deep.equal([1, 0]);
+    const entry = await auditEntry<{ input_tokens: number; output_tokens: number; attempts: Attempt[] }>(gw, res.headers.get('x-request-id')!);
+    expect([entry.input_tokens, entry.output_tokens, entry.attempts.map((t) => [t.provider, t.status, t.error])]).to.deep.equal([17, 5, [['a', 502, message]]]);
   });
 
   it('fails over past a refused connection', async () => {
