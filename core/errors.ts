@@ -110,9 +110,9 @@ export const shuttingDown = (): GatewayError =>
 export const cutByShutdown = (): GatewayError =>
   new GatewayError({ status: 503, type: 'internal_error', message: 'the gateway shut down before the answer was complete', code: 'shutting_down', retryable: true, retryAfter: 1 });
 
-/** What the log stage records of a stream whose client went away before its end (the client sees nothing). */
-export const clientClosed = (): GatewayError =>
-  new GatewayError({ status: 499, type: 'invalid_request_error', message: 'the client closed the connection before the stream ended', code: 'client_closed' });
+/** What the log stage records of a call whose client went away before `before` (the client sees nothing). */
+export const clientClosed = (before: 'the stream ended' | 'it was answered'): GatewayError =>
+  new GatewayError({ status: 499, type: 'invalid_request_error', message: `the client closed the connection before ${before}`, code: 'client_closed' });
 
 /** The provider failed: connection broke, garbage answer, or a 5xx of its own. */
 export const providerFailed = (provider: string, message: string, cause?: unknown, status = 502, code: string | null = null): GatewayError =>

@@ -5,7 +5,7 @@
 // Each step that may finish synchronously returns undefined when it did, and a promise only
 // when it has to wait: an `await` costs a microtask even on a value that is already there.
 import type { RequestContext } from './context.js';
-import { badRequest, forbidden, isGatewayError, modelNotFound, toGatewayError, unauthorized, unsupportedOperation } from './errors.js';
+import { badRequest, clientClosed, forbidden, isGatewayError, modelNotFound, toGatewayError, unauthorized, unsupportedOperation } from './errors.js';
 import type { GatewayError } from './errors.js';
 import type { Logger } from './logger.js';
 import type { CallMeter, OperationHandler, OperationRequest, ProviderRegistry, Target } from './provider.js';
@@ -79,8 +79,10 @@ export class Pipeline {
     } catch (err) {
       dropUnsent(ctx, null);
       // A client that went away gets nothing; one the gateway cut (shutdown) gets the reason.
-      if (ctx.abort.aborted && !ctx.res.headersSent && !isGatewayError(ctx.abort.reason)) ctx.status = 499;
-      else sendError(ctx, this.#secrets.redactError(toGatewayError(err)));
+      if (ctx.abort.aborted && !ctx.res.headersSent && !isGatewayError(ctx.abort.reason)) {
+        ctx.status = 499;
+        ctx.error = clientClosed('it was answered');
+      } else sendError(ctx, this.#secrets.redactError(toGatewayError(err)));
       if (ctx.error?.status === 500) this.#logger.error(`request ${ctx.id} failed: ${describe(err)}`, { request_id: ctx.id });
     } finally {
       const logged = this.#finish(ctx);
@@ -159,18 +161,19 @@ export class Pipeline {
       // The raw bytes stand for a body nobody parsed: a log tap reads them as text.
       ctx.responseBody = reply.body !== undefined ? reply.body : reply.raw;
       ctx.usage = reply.usage;
+      throwIfClientLeft(ctx);
       sendJsonReply(ctx, reply);
       return undefined;
     }
-    setReplyHeaders(ctx, reply.headers);
     if (reply.kind === 'recorded') {
-      // A client that left while a stage answered (a cache's lookup) is sent nothing (499), as a relay would send it nothing.
-      if (ctx.abort.aborted) throw ctx.abort.reason;
       ctx.responseBody = reply.body;
       ctx.usage = reply.usage;
+      throwIfClientLeft(ctx);
+      setReplyHeaders(ctx, reply.headers);
       sendEvents(ctx, reply.events, reply.headers);
       return undefined;
     }
+    setReplyHeaders(ctx, reply.headers);
     if (reply.primed !== undefined) return reply.primed.run(reply.headers);
     const format = ctx.route.streamFormat;
     if (format === null) throw new Error(`operation ${ctx.route.operation ?? '?'} cannot stream`);
@@ -233,6 +236,15 @@ function recordAttempt(ctx: RequestContext, target: Target, started: number, que
   const duration_ms = performance.now() - started;
   ctx.queuedMs += queuedMs;
   ctx.attempts.push({ provider: target.provider.name, model: target.model, status, error, duration_ms, queued_ms: queuedMs });
+}
+
+/**
+ * An answer made whole while its client went away (a cache's lookup, a provider that answered as
+ * the client left) is sent to no one: the call is a 499, as a relayed stream's would be, and keeps
+ * the usage it was metered with. The gateway's own cut (the shutdown deadline) still sends it.
+ */
+function throwIfClientLeft(ctx: RequestContext): void {
+  if (ctx.abort.aborted && !isGatewayError(ctx.abort.reason)) throw ctx.abort.reason;
 }
 
 /** After the auth stage, on every route but public ones. */

@@ -281,7 +281,7 @@ export class StreamRelay implements BodyConsumer, PrimedStream {
       if (isGatewayError(reason)) sendError(ctx, this.#secrets.redactError(reason));
       else {
         ctx.status = 499;
-        ctx.error = clientClosed();
+        ctx.error = clientClosed('the stream ended');
       }
       ctx.partial = true;
     });

@@ -1,8 +1,9 @@
-// Test-only plugin: a cache tap that answers every stream call with a stream known whole
-// (`recordedReply`): fixed events, usage and folded body, after `x-test-delay-ms` milliseconds.
+// Test-only plugin: a cache tap that answers every call after `x-test-delay-ms` milliseconds: a
+// stream call with a stream known whole (`recordedReply`: fixed events, usage and folded body),
+// any other with that body as JSON.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { definePlugin } from '../../core/plugin.js';
-import { recordedReply } from '../../core/reply.js';
+import { jsonReply, recordedReply } from '../../core/reply.js';
 import type { Reply } from '../../core/reply.js';
 import type { Usage } from '../../core/types/usage.js';
 
@@ -16,9 +17,8 @@ export default definePlugin({
   name: NAME,
   setup(gw) {
     gw.stages.cache.tapPromise(NAME, async (ctx): Promise<Reply | undefined> => {
-      if (!ctx.stream) return undefined;
       await sleep(Number(ctx.req.headers['x-test-delay-ms'] ?? 0));
-      const reply = recordedReply(Buffer.from(EVENTS), { ...USAGE }, Buffer.from(BODY));
+      const reply = ctx.stream ? recordedReply(Buffer.from(EVENTS), { ...USAGE }, Buffer.from(BODY)) : jsonReply(undefined, { ...USAGE }, Buffer.from(BODY));
       reply.headers = { 'x-recorded': 'yes' };
       return reply;
     });

@@ -8,16 +8,17 @@ import { testPlugin } from './test-plugin-entry.js';
 
 type Audit = { status: number; usage: unknown; response_body: unknown; attempts: unknown[] };
 
-describe('stage fit: a cache tap answers with a stream known whole (recordedReply) @integration', () => {
+describe('stage fit: a cache tap answers whole (recordedReply for a stream, JSON otherwise) @integration', () => {
   const fit = withOpenAIGateway(() => ({ plugins: [...defaultPlugins(), testPlugin('./recorded-stream.test-plugin.ts')] }));
 
-  const streamCall = (delayMs: number, signal?: AbortSignal): Promise<Response> =>
+  const call = (stream: boolean, delayMs: number, signal?: AbortSignal): Promise<Response> =>
     fit.gw.fetch('/v1/chat/completions', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-test-delay-ms': String(delayMs) },
-      body: JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true }),
+      body: JSON.stringify({ model: 'openai/gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream }),
       signal,
     });
+  const streamCall = (delayMs: number, signal?: AbortSignal): Promise<Response> => call(true, delayMs, signal);
 
   it('sends the events as given with an event-stream head and the reply\'s headers; the log records its usage and body', async () => {
     const res = await streamCall(0);
@@ -28,14 +29,19 @@ describe('stage fit: a cache tap answers with a stream known whole (recordedRepl
     expect(fit.mock.requests).to.have.length(0);
   });
 
-  it('sends nothing to a client that left while the tap answered: the call is recorded as 499', async () => {
-    const gone = new AbortController();
-    const call = streamCall(300, gone.signal).catch(() => 'aborted');
-    await sleep(100);
-    gone.abort();
-    expect(await call).to.equal('aborted');
+  it('sends nothing to a client that left while the tap answered, stream or JSON: the call is recorded as 499 with its usage', async () => {
+    for (const stream of [true, false]) {
+      const gone = new AbortController();
+      const answered = call(stream, 300, gone.signal).catch(() => 'aborted');
+      await sleep(100);
+      gone.abort();
+      expect(await answered).to.equal('aborted');
+    }
     await sleep(400);
-    const left = (await (await fit.gw.fetch('/admin/audit?status=499')).json()) as { data: Array<{ status: number }> };
-    expect(left.data.map((e) => e.status)).to.deep.equal([499]);
+    const left = (await (await fit.gw.fetch('/admin/audit?status=499')).json()) as { data: Array<{ status: number; stream: boolean; total_tokens: number; error: { code: string; message: string } }> };
+    expect(left.data.map((e) => [e.status, e.stream, e.total_tokens, e.error.code, e.error.message])).to.deep.equal([
+      [499, false, 4, 'client_closed', 'the client closed the connection before it was answered'],
+      [499, true, 4, 'client_closed', 'the client closed the connection before it was answered'],
+    ]);
   });
 });
