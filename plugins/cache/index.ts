@@ -141,10 +141,17 @@ export default definePlugin<CacheOptions>({
       const release = () => {
         if (ticket.leads) coalescer?.release(ticket.key);
       };
-      const entry = storable(ctx) ? storedEntry(ctx) : null;
-      if (entry === null || entry.payload.length > options.max_entry_bytes) return release();
+      let stored: Promise<void> | null = null;
+      try {
+        const entry = storable(ctx) ? storedEntry(ctx) : null;
+        if (entry !== null && entry.payload.length <= options.max_entry_bytes) stored = store.set(ticket.key, entry, ttlMs);
+      } catch (err) {
+        // A bug of ours: said, and the followers are let go rather than left waiting.
+        warn('write')(err);
+      }
       // Followers look again only once the entry is there.
-      store.set(ticket.key, entry, ttlMs).catch(warn('write')).finally(release);
+      if (stored === null) release();
+      else stored.catch(warn('write')).finally(release);
     });
 
     gw.lifecycle.close.tapPromise(NAME, () => store.close());
