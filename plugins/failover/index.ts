@@ -75,7 +75,12 @@ export default definePlugin<FailoverOptions>({
       const routed = ctx.target!;
       // dependsOn router: it set the models service up.
       const plan = gw.services.models!.plan(routed.id);
-      const targets = plan === null ? [routed] : orderTargets(plan.strategy, plan.targets, latency);
+      const operation = ctx.route.operation!;
+      // A target whose provider cannot do the operation (embeddings on Anthropic) is passed over,
+      // not failed: its provider is fine. With none left, the core answers the routed one's 501.
+      const able = plan === null ? [] : plan.targets.filter((t) => gw.providers.handler(t.target.provider, operation) !== undefined);
+      if (plan !== null && able.length === 0) return undefined;
+      const targets = plan === null ? [routed] : orderTargets(plan.strategy, able, latency);
       const failures: GatewayError[] = [];
       for (const target of targets) {
         if (!breaker.admit(target.id)) continue;
