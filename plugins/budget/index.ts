@@ -18,7 +18,7 @@ import { MemoryLedger } from './memory-ledger.js';
 import { RedisLedger } from './redis-ledger.js';
 import { budgetSchema } from './schema.js';
 import type { BudgetOptions } from './schema.js';
-import { rebuildSpend } from './spend-rebuild.js';
+import { rebuildSpend, seedKeys } from './spend-rebuild.js';
 
 const NAME = 'budget';
 // A total budget never resets: its refusal still says when to try again (the contract promises
@@ -41,13 +41,20 @@ export default definePlugin<BudgetOptions>({
     const ledger: Ledger = memory ?? new RedisLedger(redis!, options.key_prefix);
     const labelBudgets = Object.entries(options.labels);
 
-    if (memory !== null) {
-      gw.lifecycle.ready.tapPromise(NAME, async () => {
-        const store = gw.services.auditStore;
-        if (store === undefined) gw.logger.warn('no audit store (the audit plugin is off): spend from before this start is not counted');
-        else await rebuildSpend(memory, store, labelBudgets, Date.now());
+    gw.lifecycle.ready.tapPromise(NAME, async () => {
+      const store = gw.services.auditStore;
+      if (store === undefined) {
+        if (memory !== null) gw.logger.warn('no audit store (the audit plugin is off): spend from before this start is not counted');
+        return;
+      }
+      if (memory !== null) await rebuildSpend(memory, store, labelBudgets, Date.now());
+      // A key's budget set or moved to another period starts from what the key spent in it (every plugin is set up by now).
+      gw.services.keyBudgets?.onNewBudgets((keys) => {
+        seedKeys(ledger, store, keys, Date.now()).catch((err: unknown) => {
+          gw.logger.warn(`budget: cannot read the spend of keys whose budget changed: ${err instanceof Error ? err.message : String(err)}`);
+        });
       });
-    }
+    });
 
     /** A virtual model's targets, which failover may move on to; none for any other model. */
     const fallbacks = (ctx: RequestContext): Target[] => {

@@ -11,6 +11,9 @@ export interface BudgetAccount {
   end: number | null;
 }
 
+/** A counter and the least it must hold. */
+export type Seed = readonly [account: Pick<BudgetAccount, 'name' | 'end'>, spent: bigint];
+
 export interface Ledger {
   /**
    * Adds `estimate` to every account when each still has budget left (spent below its limit);
@@ -19,5 +22,10 @@ export interface Ledger {
   reserve(accounts: readonly BudgetAccount[], estimate: bigint): number | null | Promise<number | null>;
   /** Adds `delta` (the true cost minus the reservation) to every account. Never throws. */
   settle(accounts: readonly BudgetAccount[], delta: bigint): void;
+  /**
+   * Raises each counter to at least the spend given (what the audit store says it spent in its
+   * period), for a counter that has not been counting: a budget new to a key, or a new period.
+   */
+  seed(seeds: readonly Seed[]): void | Promise<void>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 // Spend counted in this process (one gateway); rebuilt from the audit store at start (spend-rebuild.ts).
-import type { BudgetAccount, Ledger } from './ledger.js';
+import type { BudgetAccount, Ledger, Seed } from './ledger.js';
 
 const SWEEP_MS = 3_600_000;
 
@@ -29,9 +29,11 @@ export class MemoryLedger implements Ledger {
     for (const account of accounts) this.#counter(account).spent += delta;
   }
 
-  /** Spend that happened before this process started. */
-  add(name: string, end: number | null, amount: bigint): void {
-    this.#counter({ name, end }).spent += amount;
+  seed(seeds: readonly Seed[]): void {
+    for (const [account, spent] of seeds) {
+      const counter = this.#counter(account);
+      if (counter.spent < spent) counter.spent = spent;
+    }
   }
 
   async close(): Promise<void> {

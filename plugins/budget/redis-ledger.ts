@@ -3,18 +3,22 @@
 // as digit strings in Lua, whose numbers are doubles and would round above $9,007.
 import { luaScript } from '../limit-state/lua-script.js';
 import type { RedisConnection } from '../limit-state/redis-connection.js';
-import type { BudgetAccount, Ledger } from './ledger.js';
+import type { BudgetAccount, Ledger, Seed } from './ledger.js';
 
 // Kept a day past its period, so a call that ends after the reset still settles where it reserved.
 const KEEP_AFTER_END_MS = 86_400_000;
 
-/** KEYS: counters. ARGV: estimate, then limit and expiry (ms since the epoch, 0 for none) per counter. */
-const RESERVE = luaScript(`
+// Whether one counter's digits stand for less than another's (both whole, the second not negative).
+const BELOW = `
 local function below(spent, limit)
   if string.sub(spent, 1, 1) == '-' then return true end
   if #spent ~= #limit then return #spent < #limit end
   return spent < limit
 end
+`;
+
+/** KEYS: counters. ARGV: estimate, then limit and expiry (ms since the epoch, 0 for none) per counter. */
+const RESERVE = luaScript(`${BELOW}
 for i, key in ipairs(KEYS) do
   if not below(redis.call('GET', key) or '0', ARGV[i * 2]) then return i end
 end
@@ -33,6 +37,17 @@ end
 return 0
 `);
 
+/** KEYS: counters. ARGV: the least spend and the expiry (0 for none) per counter. */
+const SEED = luaScript(`${BELOW}
+for i, key in ipairs(KEYS) do
+  if below(redis.call('GET', key) or '0', ARGV[i * 2 - 1]) then
+    redis.call('SET', key, ARGV[i * 2 - 1])
+    if ARGV[i * 2] ~= '0' then redis.call('PEXPIREAT', key, ARGV[i * 2]) end
+  end
+end
+return 0
+`);
+
 export class RedisLedger implements Ledger {
   readonly #redis: RedisConnection;
   readonly #prefix: string;
@@ -44,7 +59,7 @@ export class RedisLedger implements Ledger {
 
   async reserve(accounts: readonly BudgetAccount[], estimate: bigint): Promise<number | null> {
     const args = [estimate.toString()];
-    for (const a of accounts) args.push(a.limit.toString(), a.end === null ? '0' : String(a.end + KEEP_AFTER_END_MS));
+    for (const a of accounts) args.push(a.limit.toString(), expiry(a.end));
     const exhausted = (await this.#redis.tryRun(RESERVE, this.#keys(accounts), args)) as number | null;
     return exhausted === null ? null : exhausted - 1;
   }
@@ -54,11 +69,23 @@ export class RedisLedger implements Ledger {
     this.#redis.runLater(SETTLE, this.#keys(accounts), [delta.toString()]);
   }
 
+  async seed(seeds: readonly Seed[]): Promise<void> {
+    if (seeds.length === 0) return;
+    const args: string[] = [];
+    for (const [account, spent] of seeds) args.push(spent.toString(), expiry(account.end));
+    await this.#redis.tryRun(SEED, this.#keys(seeds.map(([account]) => account)), args);
+  }
+
   async close(): Promise<void> {
     await this.#redis.close();
   }
 
-  #keys(accounts: readonly BudgetAccount[]): string[] {
+  #keys(accounts: ReadonlyArray<Pick<BudgetAccount, 'name'>>): string[] {
     return accounts.map((a) => this.#prefix + a.name);
   }
+}
+
+/** When a counter expires (ms since the epoch), '0' for never. */
+function expiry(end: number | null): string {
+  return end === null ? '0' : String(end + KEEP_AFTER_END_MS);
 }

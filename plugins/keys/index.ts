@@ -11,6 +11,14 @@ import { registerKeyRoutes } from './routes.js';
 
 export type { KeySpend, KeySpendService } from './spend.js';
 export { periodStart } from './spend.js';
+export type { BudgetedKey } from './key-directory.js';
+
+declare module '../../core/plugin.js' {
+  interface GatewayServices {
+    /** Keys whose budget is new to this replica (set, or on another period): a budget plugin seeds their spend. */
+    keyBudgets: Pick<KeyDirectory, 'onNewBudgets'>;
+  }
+}
 
 const NAME = 'keys';
 
@@ -35,6 +43,7 @@ export default definePlugin<KeysOptions>({
     if (store === undefined) throw new Error('the keys plugin needs the store the audit plugin opens');
     const directory = new KeyDirectory(store.keys, options.refresh_ms, gw.logger);
     gw.services.keyStore = directory;
+    gw.services.keyBudgets = directory;
     registerKeyRoutes(gw, store.keys, directory);
     // Before the audit plugin closes the store (close taps run in plugin order otherwise).
     gw.lifecycle.close.tapPromise({ name: NAME, stage: -10 }, () => directory.stop());

@@ -49,6 +49,26 @@ describe('KeyDirectory', () => {
     return directory;
   }
 
+  it('tells of keys whose budget is new to it: every budgeted key at first, then a budget set or put on another period', async () => {
+    await store.keys.create(newKey(1));
+    await store.keys.create(newKey(2, { budget: null }));
+    const told: string[][] = [];
+    const directory = new KeyDirectory(store.keys, 60_000, memoryLogger().logger);
+    directories.push(directory);
+    directory.onNewBudgets((keys) => told.push(keys.map((k) => `${k.id} ${k.budget.period} ${k.budget.amount_usd}`)));
+    await directory.refresh();
+    await store.keys.update('key_1', { budget: { amount_usd: 99, period: 'monthly' } }, Date.now());
+    await store.keys.update('key_2', { budget: { amount_usd: 1, period: 'daily' } }, Date.now());
+    await directory.refresh();
+    await store.keys.update('key_1', { budget: { amount_usd: 99, period: 'weekly' } }, Date.now());
+    await store.keys.update('key_2', { budget: null }, Date.now());
+    await directory.refresh();
+    await store.keys.update('key_2', { budget: { amount_usd: 1, period: 'daily' } }, Date.now());
+    await directory.refresh();
+    // An amount changed in the same period is not news: the counter has been counting.
+    expect(told).to.deep.equal([['key_1 monthly 12.5'], ['key_2 daily 1'], ['key_1 weekly 99'], ['key_2 daily 1']]);
+  });
+
   it("gives a key's principal its labels, models, budget and rate limit", async () => {
     await store.keys.create(newKey(1, { secret_hash: secretHash, expires_at: null }));
     const directory = await started();

@@ -4,9 +4,11 @@
 // directory the feed has not refreshed for a second (the store failing) is not trusted: lookups
 // then go to the store, and fail closed when it cannot answer. The directory wakes at its first
 // use (a token that is not the master key, or an admin call on keys): a gateway used with the
-// master key only never reads the store for keys, nor starts the store's worker.
+// master key only never reads the store for keys, nor starts the store's worker. Listeners are
+// told of the keys whose budget a pull found new to this directory: set since it last looked, put
+// on another period, or every budgeted key at the first pull (budget spend is seeded from them).
 import { timingSafeEqual } from 'node:crypto';
-import type { Principal } from '../../core/context.js';
+import type { KeyBudget, Principal } from '../../core/context.js';
 import { forbidden, GatewayError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { KeysStore, StoredKey } from '../audit/store/store.js';
@@ -15,6 +17,12 @@ import type { KeyStore } from '../auth/key-store.js';
 /** Older than this, the directory is not used (the contract: revocation within one second). */
 const STALE_MS = 1000;
 const PAGE = 1000;
+
+/** A key whose budget the directory has not seen before, in that period. */
+export interface BudgetedKey {
+  id: string;
+  budget: KeyBudget;
+}
 
 interface KnownKey {
   principal: Principal;
@@ -29,6 +37,9 @@ export class KeyDirectory implements KeyStore {
   readonly #refreshMs: number;
   readonly #logger: Logger;
   readonly #byHash = new Map<string, KnownKey>();
+  /** Each budgeted key's period, as the directory last saw it. */
+  readonly #periods = new Map<string, string>();
+  readonly #budgetListeners: Array<(keys: BudgetedKey[]) => void> = [];
   #version = 0;
   /** performance.now() when the last refresh that completed began. */
   #freshAt = -Infinity;
@@ -76,6 +87,11 @@ export class KeyDirectory implements KeyStore {
     return this.#pending;
   }
 
+  /** Tells `listener` of keys whose budget a pull found new (docs/budgets.md, "Changing a budget"). */
+  onNewBudgets(listener: (keys: BudgetedKey[]) => void): void {
+    this.#budgetListeners.push(listener);
+  }
+
   /** The principal of the key whose secret hashes to `secretHash`; throws 403 for a disabled or expired one. */
   findByHash(secretHash: string): Principal | null | Promise<Principal | null> {
     if (performance.now() - this.#freshAt < STALE_MS) {
@@ -95,18 +111,31 @@ export class KeyDirectory implements KeyStore {
 
   async #pull(): Promise<void> {
     const began = performance.now();
+    const budgeted: BudgetedKey[] = [];
     for (;;) {
       const changes = await this.#store.changedSince(this.#version, PAGE);
-      for (const key of changes) this.#apply(key);
+      for (const key of changes) this.#apply(key, budgeted);
       if (changes.length < PAGE) break;
     }
     this.#freshAt = began;
+    if (budgeted.length > 0) for (const listener of this.#budgetListeners) listener(budgeted);
   }
 
-  #apply(key: StoredKey): void {
+  /** Applies one change; a key whose budget is new to the directory (or in a new period) joins `budgeted`. */
+  #apply(key: StoredKey, budgeted: BudgetedKey[]): void {
     this.#version = key.version;
-    if (key.deleted) this.#byHash.delete(key.secret_hash);
-    else this.#byHash.set(key.secret_hash, knownKey(key));
+    if (key.deleted) {
+      this.#byHash.delete(key.secret_hash);
+      this.#periods.delete(key.id);
+      return;
+    }
+    this.#byHash.set(key.secret_hash, knownKey(key));
+    const period = key.budget?.period;
+    if (period === undefined) this.#periods.delete(key.id);
+    else if (this.#periods.get(key.id) !== period) {
+      this.#periods.set(key.id, period);
+      budgeted.push({ id: key.id, budget: key.budget! });
+    }
   }
 
   #schedule(): void {
