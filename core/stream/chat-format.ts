@@ -48,6 +48,11 @@ export class ChatStreamSink implements FormatSink {
     return this.#neutral;
   }
 
+  /** A chat stream that fails says so with an error event, which the translator throws. */
+  failure(): null {
+    return null;
+  }
+
   result(): ChatCompletion {
     return this.#completion.result();
   }

@@ -1,6 +1,7 @@
 // How one operation's streams look to the client: the framing of each value, the trailer,
 // and how the values fold back into the final object that the log stage records.
 import type { RequestContext } from '../context.js';
+import type { GatewayError } from '../errors.js';
 import type { Usage } from '../types/usage.js';
 import type { StreamCopy } from './stream-copy.js';
 import type { StreamSink } from './translator.js';
@@ -14,6 +15,11 @@ export interface FormatSink extends StreamSink<unknown> {
   result(): unknown;
   /** Provider-neutral usage, when the translator reported it. */
   usageResult(): Usage | null;
+  /**
+   * The failure a stream that ran to its end reported in its own terms (a Responses stream's
+   * `response.failed`), which the client got as the provider sent it; null when it succeeded.
+   */
+  failure(provider: string): GatewayError | null;
 }
 
 export interface StreamFormat {

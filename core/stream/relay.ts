@@ -417,8 +417,12 @@ export class StreamRelay implements BodyConsumer, PrimedStream {
   }
 
   #finish(): void {
-    this.#ctx.responseBody = this.#raw !== null ? this.#raw.fold : this.#sink.result();
-    this.#ctx.usage = this.#sink.usageResult();
+    const ctx = this.#ctx;
+    ctx.responseBody = this.#raw !== null ? this.#raw.fold : this.#sink.result();
+    ctx.usage = this.#sink.usageResult();
+    // Recorded for the log (the provider's health, the cache), though the client got it as sent.
+    const failure = ctx.error === null ? this.#sink.failure(this.#provider) : null;
+    if (failure !== null) ctx.error = this.#secrets.redactError(failure);
     this.#resolve?.();
   }
 }

@@ -1,5 +1,7 @@
 // Responses API streams: `event: <type>` + `data: <event>` pairs, no trailer. The final
 // object is the `response` carried by the terminal event (completed, incomplete, failed).
+import { providerStatusError } from '../errors.js';
+import type { GatewayError } from '../errors.js';
 import type { ResponseObject, ResponsesStreamEvent } from '../types/responses.js';
 import type { Usage } from '../types/usage.js';
 import type { FormatSink, StreamFormat } from './format.js';
@@ -43,6 +45,12 @@ export class ResponsesStreamSink implements FormatSink {
 
   usageResult(): Usage | null {
     return this.#neutral;
+  }
+
+  /** A response that ended `failed` carries its error, as a JSON answer that is an error does. */
+  failure(provider: string): GatewayError | null {
+    const error = this.#response?.error;
+    return error == null ? null : providerStatusError(provider, 502, error.message, error.code);
   }
 }
 

@@ -10,7 +10,6 @@ import type { Target } from '../../core/provider.js';
 import type { Reply } from '../../core/reply.js';
 import { includesUsage } from '../../core/stream/chat-format.js';
 import { StreamCopy } from '../../core/stream/stream-copy.js';
-import { resolvedBody } from '../../core/stream/stream-fold.js';
 import { cacheKey } from './cache-key.js';
 import { Coalescer } from './coalescer.js';
 import { bodyBytes, entrySize, ownBytes, replyFrom } from './entry.js';
@@ -189,25 +188,13 @@ function storable(ctx: RequestContext): boolean {
   return ctx.status === 200 && !ctx.cacheHit && !ctx.partial && ctx.error === null && ctx.responseBody !== null;
 }
 
-/**
- * The entry for the answer as it was sent; null for a stream the relay did not copy whole (past
- * the size cap), or one that ended in failure.
- */
+/** The entry for the answer as it was sent; null for a stream the relay did not copy whole (past the size cap). */
 function storedEntry(ctx: RequestContext): Entry | null {
   const target = ctx.target!;
   const answeredBy = { provider: target.provider.name, model: target.model, id: target.id };
   if (!ctx.stream) return { shape: 'json', usage: ctx.usage, answeredBy, payload: bodyBytes(ctx.responseBody) };
   const events = ctx.streamCopy?.text() ?? null;
   if (events === null) return null;
-  const body = resolvedBody(ctx.responseBody);
-  // A Responses stream that ended in `response.failed` is relayed as sent, so nothing marked the
-  // call failed; its folded object carries the error, as a JSON answer that is an error does.
-  if (hasError(body)) return null;
   const payload = ownBytes(events);
-  return { shape: 'stream', usage: ctx.usage, answeredBy, payload, usageEvents: usageOnlyEvents(payload), body: bodyBytes(body) };
-}
-
-/** A top-level `error` that is not null: the provider's failure (docs/api.md, Errors), not an answer. */
-function hasError(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && (body as { error?: unknown }).error != null;
+  return { shape: 'stream', usage: ctx.usage, answeredBy, payload, usageEvents: usageOnlyEvents(payload), body: bodyBytes(ctx.responseBody) };
 }

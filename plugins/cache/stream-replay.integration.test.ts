@@ -215,7 +215,7 @@ describe('cache plugin: a stream over the size cap @integration', () => {
   });
 });
 
-describe('cache plugin: a Responses stream that ended in response.failed @integration', () => {
+describe('a Responses stream that ended in response.failed @integration', () => {
   // The recorded stream's first two events, then the failure OpenAI streams when the model fails.
   const fit = withOpenAIGateway((mock) => {
     const events = splitSse(fixtureText('recorded/openai/responses_stream.txt')).slice(0, 2);
@@ -226,7 +226,7 @@ describe('cache plugin: a Responses stream that ended in response.failed @integr
     return { plugins: [...defaultPlugins(), { name: 'cache', options: {} }] };
   });
 
-  it('is not stored: each call is a miss the provider answers, not a replay of the failure', async () => {
+  it('is recorded as the provider\'s failure and not stored: each call is a miss the provider answers, not a replay of the failure', async () => {
     const input = messages()[0]!.content;
     const call = () => rawStream(fit.gw.client().responses.create({ model: MODEL, input, store: false, stream: true }));
     const first = await call();
@@ -235,5 +235,10 @@ describe('cache plugin: a Responses stream that ended in response.failed @integr
     expect(first.text).to.include('event: response.failed\n');
     expect(second.text).to.equal(first.text);
     expect(fit.mock.requests.filter((r) => r.path === '/v1/responses')).to.have.length(2);
+    // Audited as the provider's failure, though the client got the stream with 200 as it was sent.
+    const entry = await auditEntry<{ status: number; error: Record<string, unknown> | null }>(fit.gw, first.id);
+    expect([entry.status, entry.error]).to.deep.equal([200, { type: 'provider_error', code: 'server_error', message: 'The model failed to generate a response.', status: 502, provider: 'openai' }]);
+    const health = (await (await fit.gw.fetch('/admin/providers')).json()) as { data: Array<{ name: string; requests: number; errors: number }> };
+    expect(health.data.find((p) => p.name === 'openai')).to.deep.include({ requests: 2, errors: 2 });
   });
 });
