@@ -26,7 +26,7 @@ interface UsageBody {
   group_by: string;
   from: string;
   to: string;
-  data: Array<{ value: string | null; requests: number; input_tokens: number; output_tokens: number; total_tokens: number; cost_usd: string; unpriced_requests: number }>;
+  data: Array<{ value: string | null; requests: number; input_tokens: number; output_tokens: number; total_tokens: number; cost_usd: string; unpriced_requests: number; cache_hits: number }>;
 }
 
 const DEMO_CONFIG = { providers: { demo: { stream_delay_ms: 0 } } };
@@ -161,8 +161,8 @@ describe('audit log through the openai SDK @integration', () => {
     expect(Date.parse(usage.to) - Date.parse(usage.from)).to.equal(30 * 86_400_000);
     expect(usage.data).to.deep.equal([
       // 4,800,000 + 4,050,000 + 600,000 picodollars; the 400 was asked for demo/echo and cost nothing.
-      { value: 'demo/echo', requests: 4, input_tokens: 27, output_tokens: 9, total_tokens: 36, cost_usd: '0.00000945', unpriced_requests: 0 },
-      { value: 'nobody/model', requests: 1, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_usd: '0', unpriced_requests: 0 },
+      { value: 'demo/echo', requests: 4, input_tokens: 27, output_tokens: 9, total_tokens: 36, cost_usd: '0.00000945', unpriced_requests: 0, cache_hits: 0 },
+      { value: 'nobody/model', requests: 1, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_usd: '0', unpriced_requests: 0, cache_hits: 0 },
     ]);
     const rows = (await getJson<ListBody>('/admin/audit?limit=500')).data;
     const echo = rows.filter((r) => (r.resolved_model ?? r.model) === 'demo/echo');
@@ -173,9 +173,9 @@ describe('audit log through the openai SDK @integration', () => {
   it('usage by label: each value, and the calls without the label under null', async () => {
     const usage = await getJson<UsageBody>('/admin/usage?group_by=label:team');
     expect(usage.data).to.deep.equal([
-      { value: 'ml', requests: 1, input_tokens: 12, output_tokens: 5, total_tokens: 17, cost_usd: '0.0000048', unpriced_requests: 0 },
-      { value: null, requests: 3, input_tokens: 11, output_tokens: 4, total_tokens: 15, cost_usd: '0.00000405', unpriced_requests: 0 },
-      { value: 'data', requests: 1, input_tokens: 4, output_tokens: 0, total_tokens: 4, cost_usd: '0.0000006', unpriced_requests: 0 },
+      { value: 'ml', requests: 1, input_tokens: 12, output_tokens: 5, total_tokens: 17, cost_usd: '0.0000048', unpriced_requests: 0, cache_hits: 0 },
+      { value: null, requests: 3, input_tokens: 11, output_tokens: 4, total_tokens: 15, cost_usd: '0.00000405', unpriced_requests: 0, cache_hits: 0 },
+      { value: 'data', requests: 1, input_tokens: 4, output_tokens: 0, total_tokens: 4, cost_usd: '0.0000006', unpriced_requests: 0, cache_hits: 0 },
     ]);
   });
 
@@ -238,7 +238,7 @@ describe('usage per hour through the admin API @integration', function () {
   let hour = 0;
 
   const iso = (ms: number): string => new Date(ms).toISOString();
-  const zero = (bucket: number): Record<string, unknown> => ({ bucket: iso(bucket), value: null, requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_usd: '0', unpriced_requests: 0 });
+  const zero = (bucket: number): Record<string, unknown> => ({ bucket: iso(bucket), value: null, requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_usd: '0', unpriced_requests: 0, cache_hits: 0 });
 
   before(async () => {
     gw = await startTestGateway({ config: DEMO_CONFIG, env: TAGGING_ENV });
@@ -268,7 +268,7 @@ describe('usage per hour through the admin API @integration', function () {
       data: [
         zero(hour - 2 * HOUR),
         zero(hour - HOUR),
-        { bucket: iso(hour), value: null, requests: 2, input_tokens: 23, output_tokens: 9, total_tokens: 32, cost_usd: '0.00000885', unpriced_requests: 0 },
+        { bucket: iso(hour), value: null, requests: 2, input_tokens: 23, output_tokens: 9, total_tokens: 32, cost_usd: '0.00000885', unpriced_requests: 0, cache_hits: 0 },
         zero(hour + HOUR),
         zero(hour + 2 * HOUR),
       ],
@@ -279,8 +279,8 @@ describe('usage per hour through the admin API @integration', function () {
     const res = await gw.fetch(`/admin/usage?group_by=label:team&bucket=hour&from=${iso(hour - HOUR)}&to=${iso(hour + HOUR)}`);
     expect(res.status).to.equal(200);
     expect(((await res.json()) as { data: unknown[] }).data).to.deep.equal([
-      { bucket: iso(hour), value: 'ml', requests: 1, input_tokens: 12, output_tokens: 5, total_tokens: 17, cost_usd: '0.0000048', unpriced_requests: 0 },
-      { bucket: iso(hour), value: null, requests: 1, input_tokens: 11, output_tokens: 4, total_tokens: 15, cost_usd: '0.00000405', unpriced_requests: 0 },
+      { bucket: iso(hour), value: 'ml', requests: 1, input_tokens: 12, output_tokens: 5, total_tokens: 17, cost_usd: '0.0000048', unpriced_requests: 0, cache_hits: 0 },
+      { bucket: iso(hour), value: null, requests: 1, input_tokens: 11, output_tokens: 4, total_tokens: 15, cost_usd: '0.00000405', unpriced_requests: 0, cache_hits: 0 },
     ]);
   });
 

@@ -77,6 +77,19 @@ describe('cache plugin @integration', () => {
       expect(hitEntry.cost.saved_usd).to.equal(missEntry.cost.total_usd);
     });
 
+    it('shows hits in usage by key and by label: each a call of cost 0, counted in cache_hits', async () => {
+      const created = await fit.gw.fetch('/admin/keys', { method: 'POST', body: JSON.stringify({ name: 'cache usage', labels: { team: 'cache-usage' } }) });
+      const key = (await created.json()) as { id: string; secret: string };
+      const body = { model: MODEL, messages: messages() };
+      for (let i = 0; i < 3; i++) await fit.gw.client(key.secret).chat.completions.create(body);
+      type Usage = { data: Array<{ value: string | null; requests: number; cost_usd: string; cache_hits: number }> };
+      const usage = async (groupBy: string, value: string) => ((await (await fit.gw.fetch(`/admin/usage?group_by=${groupBy}`)).json()) as Usage).data.find((r) => r.value === value);
+      const byKey = (await usage('key', key.id))!;
+      expect([byKey.requests, byKey.cache_hits]).to.deep.equal([3, 2]);
+      // The three calls cost what the one provider call did.
+      expect(await usage('label:team', 'cache-usage')).to.deep.include({ requests: 3, cache_hits: 2, cost_usd: byKey.cost_usd });
+    });
+
     it('says nothing on a request refused before the cache looked at it (a bad body, an unknown model)', async () => {
       const post = (body: unknown) => fit.gw.fetch('/v1/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const bad = await post({ model: MODEL, messages: 'not a list' });

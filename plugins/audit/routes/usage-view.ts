@@ -24,6 +24,7 @@ export function usageView(query: UsageQuery, rows: readonly UsageRow[]): Record<
       total_tokens: r.total_tokens,
       cost_usd: formatUsd(r.cost_pico),
       unpriced_requests: r.unpriced_requests,
+      cache_hits: r.cache_hits,
     })),
   };
 }
@@ -32,6 +33,6 @@ export function usageView(query: UsageQuery, rows: readonly UsageRow[]): Record<
 function everyBucket(rows: readonly UsageRow[], query: UsageQuery): UsageRow[] {
   const byBucket = new Map(rows.map((r) => [r.bucket, r]));
   return bucketStarts(query.bucket, query.from, query.to).map(
-    (bucket) => byBucket.get(bucket) ?? { bucket, value: null, requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_pico: 0n, unpriced_requests: 0 },
+    (bucket) => byBucket.get(bucket) ?? { bucket, value: null, requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_pico: 0n, unpriced_requests: 0, cache_hits: 0 },
   );
 }

@@ -26,7 +26,7 @@ function idOf(n: number): string {
   return `0190${String(n).padStart(4, '0')}-0000-7000-8000-${String(n).padStart(12, '0')}`;
 }
 
-/** A varied set: 4 keys, 3 models (one never resolved), labels with several values, errors, unpriced calls. */
+/** A varied set: 4 keys, 3 models (one never resolved), labels with several values, errors, unpriced calls, cache hits. */
 export function variedEntries(count: number, start = T0): AuditEntry[] {
   const entries: AuditEntry[] = [];
   for (let i = 0; i < count; i++) {
@@ -50,6 +50,7 @@ export function variedEntries(count: number, start = T0): AuditEntry[] {
         total_tokens: noProvider ? 0 : 10 + 3 * i,
         // Beyond 2^53 once summed: exactness needs integers, not doubles.
         cost_pico: noProvider || i % 8 === 0 ? null : 100_000_000_000_000 + i,
+        cache_hit: !noProvider && i % 6 === 1,
         labels,
         trace_id: i % 4 === 0 ? `4bf92f3577b34da6a3ce929d0e0e${String(i).padStart(4, '0')}` : null,
         request_body: JSON.stringify({ model: 'demo/echo', messages: [{ role: 'user', content: `question ${i}: 100% of_it${i % 6 === 0 ? ' ünïcode é' : ''}` }] }),
@@ -67,13 +68,14 @@ export function expectedUsage(entries: readonly AuditEntry[], groupBy: UsageGrou
     const start = bucketStart(e.ts, bucket, from);
     const key = `${start} ${value}`;
     let row = rows.get(key);
-    if (row === undefined) rows.set(key, (row = { bucket: start, value, requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_pico: 0n, unpriced_requests: 0 }));
+    if (row === undefined) rows.set(key, (row = { bucket: start, value, requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_pico: 0n, unpriced_requests: 0, cache_hits: 0 }));
     row.requests++;
     row.input_tokens += e.input_tokens;
     row.output_tokens += e.output_tokens;
     row.total_tokens += e.total_tokens;
     row.cost_pico += BigInt(e.cost_pico ?? 0);
     if (isUnpriced(e)) row.unpriced_requests++;
+    if (e.cache_hit) row.cache_hits++;
   };
   for (const e of entries) {
     if (e.ts < from || e.ts >= to) continue;
@@ -264,7 +266,7 @@ export function describeStore(name: string, fixture: StoreFixture): void {
       const from = Date.UTC(2026, 2, 2, 10, 30);
       const to = Date.UTC(2026, 2, 3, 0, 20);
       const row = (bucket: number, requests: number, tokens: number, cost: bigint, unpriced = 0): UsageRow => ({
-        bucket, value: null, requests, input_tokens: tokens, output_tokens: 0, total_tokens: tokens, cost_pico: cost, unpriced_requests: unpriced,
+        bucket, value: null, requests, input_tokens: tokens, output_tokens: 0, total_tokens: tokens, cost_pico: cost, unpriced_requests: unpriced, cache_hits: 0,
       });
       expect(await store.audit.usage(null, from, to, 'hour')).to.deep.equal([
         row(Date.UTC(2026, 2, 2, 10), 1, 2, 20n),

@@ -55,6 +55,8 @@ export interface UsageRow {
   cost_pico: bigint;
   /** Calls that reached a provider and have no known price. */
   unpriced_requests: number;
+  /** Calls the response cache answered (counted in `requests` too, at cost 0). */
+  cache_hits: number;
 }
 
 /** What went wrong last for a provider (ProviderHealth.last_error). */

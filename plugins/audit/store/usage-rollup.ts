@@ -20,6 +20,7 @@ export interface RollupCell {
   totalTokens: number;
   costPico: bigint;
   unpricedRequests: number;
+  cacheHits: number;
 }
 
 export function hourOf(ts: number): number {
@@ -57,7 +58,7 @@ export class RollupSums {
     const key = `${bucketHour}\u0000${dim}\u0000${value}`;
     let cell = this.#cells.get(key);
     if (cell === undefined) {
-      cell = { bucketHour, dim, value, requests: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, costPico: 0n, unpricedRequests: 0 };
+      cell = { bucketHour, dim, value, requests: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, costPico: 0n, unpricedRequests: 0, cacheHits: 0 };
       this.#cells.set(key, cell);
     }
     cell.requests++;
@@ -66,5 +67,6 @@ export class RollupSums {
     cell.totalTokens += e.total_tokens;
     if (e.cost_pico !== null) cell.costPico += BigInt(e.cost_pico);
     if (isUnpriced(e)) cell.unpricedRequests++;
+    if (e.cache_hit) cell.cacheHits++;
   }
 }

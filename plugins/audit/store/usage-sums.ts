@@ -14,6 +14,7 @@ export interface SumRow {
   total_tokens: number | bigint;
   cost_pico: number | bigint | string;
   unpriced_requests: number | bigint;
+  cache_hits: number | bigint;
 }
 
 export class UsageSums {
@@ -24,7 +25,7 @@ export class UsageSums {
     const key = `${bucket}\u0000${r.value}`;
     let row = this.#rows.get(key);
     if (row === undefined) {
-      row = { bucket, value: r.value, requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_pico: 0n, unpriced_requests: 0 };
+      row = { bucket, value: r.value, requests: 0, input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_pico: 0n, unpriced_requests: 0, cache_hits: 0 };
       this.#rows.set(key, row);
     }
     row.requests += sign * Number(r.requests);
@@ -33,6 +34,7 @@ export class UsageSums {
     row.total_tokens += sign * Number(r.total_tokens);
     row.cost_pico += BigInt(sign) * BigInt(r.cost_pico);
     row.unpriced_requests += sign * Number(r.unpriced_requests);
+    row.cache_hits += sign * Number(r.cache_hits);
   }
 
   addAll(rows: readonly SumRow[], sign: 1 | -1 = 1): this {

@@ -16,15 +16,16 @@ const INSERT_ENTRIES = `INSERT INTO audit_entries (${ENTRY_COLUMNS})
 const INSERT_LABELS = `INSERT INTO audit_labels (name, value, ts, seq)
   SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) ON CONFLICT DO NOTHING`;
 
-const ADD_ROLLUPS = `INSERT INTO usage_rollup (bucket_hour, dim, value, requests, input_tokens, output_tokens, total_tokens, cost_pico, unpriced_requests)
-  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[])
+const ADD_ROLLUPS = `INSERT INTO usage_rollup (bucket_hour, dim, value, requests, input_tokens, output_tokens, total_tokens, cost_pico, unpriced_requests, cache_hits)
+  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[])
   ON CONFLICT (dim, bucket_hour, value) DO UPDATE SET
     requests = usage_rollup.requests + excluded.requests,
     input_tokens = usage_rollup.input_tokens + excluded.input_tokens,
     output_tokens = usage_rollup.output_tokens + excluded.output_tokens,
     total_tokens = usage_rollup.total_tokens + excluded.total_tokens,
     cost_pico = usage_rollup.cost_pico + excluded.cost_pico,
-    unpriced_requests = usage_rollup.unpriced_requests + excluded.unpriced_requests`;
+    unpriced_requests = usage_rollup.unpriced_requests + excluded.unpriced_requests,
+    cache_hits = usage_rollup.cache_hits + excluded.cache_hits`;
 
 /** Returns how many were new. */
 export async function insertEntries(db: PoolClient, entries: readonly AuditEntry[]): Promise<number> {
@@ -46,7 +47,7 @@ export async function insertEntries(db: PoolClient, entries: readonly AuditEntry
   // them instead of deadlocking.
   const cells = [...sums.cells()].sort(byCell);
   if (cells.length > 0) {
-    await db.query(ADD_ROLLUPS, columnsOf(cells.map((c) => [c.bucketHour, pgText(c.dim), pgText(c.value), c.requests, c.inputTokens, c.outputTokens, c.totalTokens, String(c.costPico), c.unpricedRequests])));
+    await db.query(ADD_ROLLUPS, columnsOf(cells.map((c) => [c.bucketHour, pgText(c.dim), pgText(c.value), c.requests, c.inputTokens, c.outputTokens, c.totalTokens, String(c.costPico), c.unpricedRequests, c.cacheHits])));
   }
   return rows.length;
 }

@@ -52,6 +52,7 @@ export const MIGRATIONS: ReadonlyArray<Migration<PoolClient>> = [
     total_tokens bigint NOT NULL,
     cost_pico bigint NOT NULL,
     unpriced_requests bigint NOT NULL,
+    cache_hits bigint NOT NULL DEFAULT 0,
     PRIMARY KEY (dim, bucket_hour, value)
   );
 `);
@@ -63,6 +64,15 @@ export const MIGRATIONS: ReadonlyArray<Migration<PoolClient>> = [
     name: 'api keys',
     async up(db) {
       await db.query(keysTableSql({ text: 'text', int: 'bigint', real: 'double precision', bool: 'boolean' }));
+    },
+  },
+  {
+    version: 3,
+    name: 'cache hits in the usage rollups',
+    async up(db) {
+      // Step 1 creates the table as the code has it today (with the column); a store made before has not.
+      // Hours rolled up before count no hits (docs/audit.md).
+      await db.query('ALTER TABLE usage_rollup ADD COLUMN IF NOT EXISTS cache_hits bigint NOT NULL DEFAULT 0');
     },
   },
 ];

@@ -50,7 +50,7 @@ describe('PostgreSQL store: several gateways on one database', function () {
 
   it('migrates a new schema once when three open it at the same moment', async () => {
     const opened = await open(3);
-    expect(opened.map((s) => s.schemaVersion)).to.deep.equal([2, 2, 2]);
+    expect(opened.map((s) => s.schemaVersion)).to.deep.equal([3, 3, 3]);
     const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await client.connect();
     try {
@@ -58,6 +58,7 @@ describe('PostgreSQL store: several gateways on one database', function () {
       expect(rows).to.deep.equal([
         { version: 1, name: 'audit entries, labels, body search, hourly usage rollups' },
         { version: 2, name: 'api keys' },
+        { version: 3, name: 'cache hits in the usage rollups' },
       ]);
     } finally {
       await client.end();

@@ -11,14 +11,14 @@ import { pgText } from './entry-columns.js';
 
 const SUMS = `count(*) AS requests, coalesce(sum(e.input_tokens), 0) AS input_tokens, coalesce(sum(e.output_tokens), 0) AS output_tokens,
   coalesce(sum(e.total_tokens), 0) AS total_tokens, coalesce(sum(e.cost_pico), 0) AS cost_pico,
-  count(*) FILTER (WHERE e.cost_pico IS NULL AND e.provider IS NOT NULL) AS unpriced_requests`;
+  count(*) FILTER (WHERE e.cost_pico IS NULL AND e.provider IS NOT NULL) AS unpriced_requests, count(*) FILTER (WHERE e.cache_hit) AS cache_hits`;
 
 function bucketOf(ts: string): string {
   return `${ts} - (${ts} - $1::bigint) % $2::bigint`;
 }
 
 const ROLLUP = `SELECT ${bucketOf('bucket_hour')} AS bucket, value, sum(requests) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
-  sum(total_tokens) AS total_tokens, sum(cost_pico) AS cost_pico, sum(unpriced_requests) AS unpriced_requests
+  sum(total_tokens) AS total_tokens, sum(cost_pico) AS cost_pico, sum(unpriced_requests) AS unpriced_requests, sum(cache_hits) AS cache_hits
   FROM usage_rollup WHERE dim = $3 AND bucket_hour >= $4 AND bucket_hour < $5 GROUP BY 1, 2`;
 
 // The edges: at most two ranges, $3-$4 and $5-$6 (an unused one is empty).

@@ -21,15 +21,16 @@ function statementsOf(db: Database): Statements {
       entry: db.prepare(`INSERT INTO audit_entries (${ENTRY_COLUMNS}) VALUES (${ENTRY_PLACEHOLDERS}) ON CONFLICT (id) DO NOTHING RETURNING seq`).pluck(),
       label: db.prepare('INSERT OR IGNORE INTO audit_labels (name, value, ts, seq) VALUES (?, ?, ?, ?)'),
       bodies: db.prepare('INSERT INTO audit_bodies (rowid, request_body, response_body) VALUES (?, ?, ?)'),
-      rollup: db.prepare(`INSERT INTO usage_rollup (bucket_hour, dim, value, requests, input_tokens, output_tokens, total_tokens, cost_pico, unpriced_requests)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      rollup: db.prepare(`INSERT INTO usage_rollup (bucket_hour, dim, value, requests, input_tokens, output_tokens, total_tokens, cost_pico, unpriced_requests, cache_hits)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (dim, bucket_hour, value) DO UPDATE SET
           requests = requests + excluded.requests,
           input_tokens = input_tokens + excluded.input_tokens,
           output_tokens = output_tokens + excluded.output_tokens,
           total_tokens = total_tokens + excluded.total_tokens,
           cost_pico = cost_pico + excluded.cost_pico,
-          unpriced_requests = unpriced_requests + excluded.unpriced_requests`),
+          unpriced_requests = unpriced_requests + excluded.unpriced_requests,
+          cache_hits = cache_hits + excluded.cache_hits`),
     };
     prepared.set(db, s);
   }
@@ -52,6 +53,6 @@ export function insertEntries(db: Database, entries: readonly AuditEntry[], body
     if (bodyIndex && (e.request_body !== null || e.response_body !== null)) s.bodies.run(seq, e.request_body, e.response_body);
     if (e.ts >= rollupFrom) sums.add(e);
   }
-  for (const c of sums.cells()) s.rollup.run(c.bucketHour, c.dim, c.value, c.requests, c.inputTokens, c.outputTokens, c.totalTokens, c.costPico, c.unpricedRequests);
+  for (const c of sums.cells()) s.rollup.run(c.bucketHour, c.dim, c.value, c.requests, c.inputTokens, c.outputTokens, c.totalTokens, c.costPico, c.unpricedRequests, c.cacheHits);
   return inserted;
 }

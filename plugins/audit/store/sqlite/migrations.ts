@@ -58,10 +58,15 @@ export const MIGRATIONS: ReadonlyArray<Migration<Database>> = [
     total_tokens INTEGER NOT NULL,
     cost_pico INTEGER NOT NULL,
     unpriced_requests INTEGER NOT NULL,
+    cache_hits INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (dim, bucket_hour, value)
   ) WITHOUT ROWID;
 `);
-      if (legacy) moveLegacyEntries(db);
+      if (legacy) {
+        // The segment store's rollups (kept) predate the column its entries are now moved with.
+        addCacheHitsColumn(db);
+        moveLegacyEntries(db);
+      }
     },
   },
   {
@@ -78,6 +83,14 @@ export const MIGRATIONS: ReadonlyArray<Migration<Database>> = [
     name: 'api keys',
     up(db) {
       db.exec(keysTableSql({ text: 'TEXT', int: 'INTEGER', real: 'REAL', bool: 'INTEGER' }));
+    },
+  },
+  {
+    version: 4,
+    name: 'cache hits in the usage rollups',
+    up(db) {
+      // Step 1 creates the table as the code has it today (with the column); a store made before has not.
+      addCacheHitsColumn(db);
     },
   },
 ];
@@ -100,6 +113,11 @@ export function migrate(db: Database): number {
     if (legacy) rmSync(join(dirname(db.name), 'audit'), { recursive: true, force: true });
   }
   return SCHEMA_VERSION;
+}
+
+/** Hours rolled up before the column existed count no hits (docs/audit.md). */
+function addCacheHitsColumn(db: Database): void {
+  if (!hasColumn(db, 'usage_rollup', 'cache_hits')) db.exec('ALTER TABLE usage_rollup ADD COLUMN cache_hits INTEGER NOT NULL DEFAULT 0');
 }
 
 function hasColumn(db: Database, table: string, column: string): boolean {

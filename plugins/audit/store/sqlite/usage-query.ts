@@ -9,7 +9,7 @@ import { splitWindow, UsageSums } from '../usage-sums.js';
 import type { SumRow } from '../usage-sums.js';
 
 const SUMS = `count(*) AS requests, sum(e.input_tokens) AS input_tokens, sum(e.output_tokens) AS output_tokens, sum(e.total_tokens) AS total_tokens,
-  coalesce(sum(e.cost_pico), 0) AS cost_pico, sum(e.cost_pico IS NULL AND e.provider IS NOT NULL) AS unpriced_requests`;
+  coalesce(sum(e.cost_pico), 0) AS cost_pico, sum(e.cost_pico IS NULL AND e.provider IS NOT NULL) AS unpriced_requests, sum(e.cache_hit) AS cache_hits`;
 
 // The column each plain grouping reads; labels go through audit_labels.
 const COLUMN = { key: 'e.key_id', model: 'e.usage_model', provider: 'e.provider', all: `'${NO_VALUE}'` } as const;
@@ -27,7 +27,7 @@ export class UsageQuery {
   constructor(db: Database) {
     const big = (sql: string): Statement => db.prepare(sql).safeIntegers(true);
     this.#rollup = big(`SELECT ${bucketOf('bucket_hour')} AS bucket, value, sum(requests) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
-      sum(total_tokens) AS total_tokens, sum(cost_pico) AS cost_pico, sum(unpriced_requests) AS unpriced_requests
+      sum(total_tokens) AS total_tokens, sum(cost_pico) AS cost_pico, sum(unpriced_requests) AS unpriced_requests, sum(cache_hits) AS cache_hits
       FROM usage_rollup WHERE dim = @dim AND bucket_hour >= @from AND bucket_hour < @to GROUP BY 1, 2`);
     const raw = (column: string): Statement =>
       big(`SELECT ${bucketOf('e.ts')} AS bucket, coalesce(${column}, '${NO_VALUE}') AS value, ${SUMS} FROM audit_entries e WHERE e.ts >= @from AND e.ts < @to GROUP BY 1, 2`);
