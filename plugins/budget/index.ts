@@ -12,6 +12,7 @@ import { ORDER } from '../../core/stages.js';
 import { redisConnection } from '../limit-state/redis-option.js';
 import { formatUsd } from '../pricing/money.js';
 import { budgetAccounts } from './budget-accounts.js';
+import { KeySeeds } from './key-seeds.js';
 import { estimateCost } from './cost-estimate.js';
 import type { BudgetAccount, Ledger } from './ledger.js';
 import { MemoryLedger } from './memory-ledger.js';
@@ -49,11 +50,12 @@ export default definePlugin<BudgetOptions>({
       }
       if (memory !== null) await rebuildSpend(memory, store, labelBudgets, Date.now());
       // A key's budget set or moved to another period starts from what the key spent in it (every plugin is set up by now).
-      gw.services.keyBudgets?.onNewBudgets((keys) => {
-        seedKeys(ledger, store, keys, Date.now()).catch((err: unknown) => {
-          gw.logger.warn(`budget: cannot read the spend of keys whose budget changed: ${err instanceof Error ? err.message : String(err)}`);
-        });
-      });
+      const seeds = new KeySeeds(
+        (keys) => seedKeys(ledger, store, keys, Date.now()),
+        (err) => gw.logger.warn(`budget: cannot seed the spend of keys whose budget changed yet (tried again every few seconds): ${err instanceof Error ? err.message : String(err)}`),
+      );
+      gw.services.keyBudgets?.onNewBudgets((keys) => seeds.add(keys));
+      gw.lifecycle.close.tap(NAME, () => seeds.close());
     });
 
     /** A virtual model's targets, which failover may move on to; none for any other model. */

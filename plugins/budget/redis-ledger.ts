@@ -7,6 +7,7 @@ import type { BudgetAccount, Ledger, Seed } from './ledger.js';
 
 // Kept a day past its period, so a call that ends after the reset still settles where it reserved.
 const KEEP_AFTER_END_MS = 86_400_000;
+const SEEDS_PER_SCRIPT = 100;
 
 // Whether one counter's digits stand for less than another's (both whole, the second not negative).
 const BELOW = `
@@ -69,11 +70,15 @@ export class RedisLedger implements Ledger {
     this.#redis.runLater(SETTLE, this.#keys(accounts), [delta.toString()]);
   }
 
+  /** Rejects when Redis cannot be reached: the seeds are to be tried again. */
   async seed(seeds: readonly Seed[]): Promise<void> {
-    if (seeds.length === 0) return;
-    const args: string[] = [];
-    for (const [account, spent] of seeds) args.push(spent.toString(), expiry(account.end));
-    await this.#redis.tryRun(SEED, this.#keys(seeds.map(([account]) => account)), args);
+    // A bounded script each: a replica's first seed holds every budgeted key.
+    for (let i = 0; i < seeds.length; i += SEEDS_PER_SCRIPT) {
+      const batch = seeds.slice(i, i + SEEDS_PER_SCRIPT);
+      const args: string[] = [];
+      for (const [account, spent] of batch) args.push(spent.toString(), expiry(account.end));
+      if ((await this.#redis.tryRun(SEED, this.#keys(batch.map(([account]) => account)), args)) === null) throw new Error('Redis is unreachable');
+    }
   }
 
   async close(): Promise<void> {

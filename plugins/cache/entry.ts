@@ -33,19 +33,20 @@ interface JsonEntry extends EntryBase {
   shape: 'json';
 }
 
-interface StreamEntry extends EntryBase {
-  shape: 'stream';
+interface EventsEntry extends EntryBase {
+  /** A stream's events (`stream` in entries of versions before 2026-12, which held no folded body). */
+  shape: 'events';
   /** The usage-only chunks in the payload, which a client that did not ask for usage is not sent. */
   usageEvents: EventRange[];
   /** The stream folded into its final object, as JSON: the response body a hit's audit entry records. */
   body: Buffer;
 }
 
-export type Entry = JsonEntry | StreamEntry;
+export type Entry = JsonEntry | EventsEntry;
 
 /** What an entry holds in memory, in bytes: its payload, a stream's folded body and about what its head takes. */
 export function entrySize(entry: Entry): number {
-  return entry.payload.length + (entry.shape === 'stream' ? entry.body.length : 0) + HEAD_BYTES;
+  return entry.payload.length + (entry.shape === 'events' ? entry.body.length : 0) + HEAD_BYTES;
 }
 const HEAD_BYTES = 512;
 
@@ -59,14 +60,16 @@ export function entryText(entry: Entry): string {
 
 /**
  * A stored entry read back; null for text that is no entry (a shared Redis holds what anyone
- * wrote), and for a stream as entries kept it before they kept its usage chunks and folded body.
+ * wrote), and for a stream as versions before 2026-12 stored it (`"shape":"stream"`, without its
+ * usage chunks and folded body). Those versions read an `events` entry as no entry in turn: a
+ * replica of each version on one Redis misses the other's streams rather than misread them.
  */
 export function parseEntry(text: string): Entry | null {
   const end = text.indexOf('\n');
   if (end === -1) return null;
   try {
     const head = JSON.parse(text.slice(0, end)) as Record<string, unknown> | null;
-    if ((head?.['shape'] !== 'json' && head?.['shape'] !== 'stream') || !isUsage(head['usage'])) return null;
+    if ((head?.['shape'] !== 'json' && head?.['shape'] !== 'events') || !isUsage(head['usage'])) return null;
     const usage = head['usage'];
     const answeredBy = head['answered_by'] ?? null;
     if (answeredBy !== null && !isAnsweredBy(answeredBy)) return null;
@@ -77,7 +80,7 @@ export function parseEntry(text: string): Entry | null {
     if (!Number.isInteger(bodyBytes) || (bodyBytes as number) < 0 || (bodyBytes as number) > rest.length) return null;
     const payload = rest.subarray(bodyBytes as number);
     if (!isRanges(usageEvents, payload.length)) return null;
-    return { shape: 'stream', usage, answeredBy, payload, usageEvents, body: rest.subarray(0, bodyBytes as number) };
+    return { shape: 'events', usage, answeredBy, payload, usageEvents, body: rest.subarray(0, bodyBytes as number) };
   } catch {
     return null;
   }
@@ -136,7 +139,7 @@ export function ownBytes(data: Buffer | string): Buffer {
  * (`includeUsage`). Either is metered with the stored usage.
  */
 export function replyFrom(entry: Entry, stream: boolean, includeUsage: boolean): JsonReply | RecordedReply | null {
-  if (entry.shape !== (stream ? 'stream' : 'json')) return null;
+  if (entry.shape !== (stream ? 'events' : 'json')) return null;
   // The stored usage is shared by every hit: each gets its own copy to meter with.
   const usage = entry.usage === null ? null : { ...entry.usage };
   if (entry.shape === 'json') return jsonReply(undefined, usage, entry.payload);

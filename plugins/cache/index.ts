@@ -196,5 +196,7 @@ function storedEntry(ctx: RequestContext): Entry | null {
   const events = ctx.streamCopy?.text() ?? null;
   if (events === null) return null;
   const payload = ownBytes(events);
-  return { shape: 'stream', usage: ctx.usage, answeredBy, payload, usageEvents: usageOnlyEvents(payload), body: bodyBytes(ctx.responseBody) };
+  // Only a chat stream has usage-only chunks to hide from a client.
+  const usageEvents = ctx.route.operation === 'chat' ? usageOnlyEvents(payload) : [];
+  return { shape: 'events', usage: ctx.usage, answeredBy, payload, usageEvents, body: bodyBytes(ctx.responseBody) };
 }

@@ -220,7 +220,9 @@ describe('a Responses stream that ended in response.failed @integration', () => 
   const fit = withOpenAIGateway((mock) => {
     const events = splitSse(fixtureText('recorded/openai/responses_stream.txt')).slice(0, 2);
     const { response } = JSON.parse(sseData(events[0]!)[0]!) as { response: Record<string, unknown> };
-    const failed = { type: 'response.failed', sequence_number: 2, response: { ...response, status: 'failed', error: { code: 'server_error', message: 'The model failed to generate a response.' } } };
+    const usage = { input_tokens: 12, input_tokens_details: { cached_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 12 };
+    const error = { code: 'server_error', message: 'The model failed to generate a response.' };
+    const failed = { type: 'response.failed', sequence_number: 2, response: { ...response, status: 'failed', error, usage } };
     events.push(`event: response.failed\ndata: ${JSON.stringify(failed)}\n\n`);
     mock.on('POST', '/v1/responses', (_req, res) => sendSse(res, events));
     return { plugins: [...defaultPlugins(), { name: 'cache', options: {} }] };
@@ -236,8 +238,10 @@ describe('a Responses stream that ended in response.failed @integration', () => 
     expect(second.text).to.equal(first.text);
     expect(fit.mock.requests.filter((r) => r.path === '/v1/responses')).to.have.length(2);
     // Audited as the provider's failure, though the client got the stream with 200 as it was sent.
-    const entry = await auditEntry<{ status: number; error: Record<string, unknown> | null }>(fit.gw, first.id);
+    const entry = await auditEntry<{ status: number; error: Record<string, unknown> | null; input_tokens: number; cost_usd: string; cost_source: string }>(fit.gw, first.id);
     expect([entry.status, entry.error]).to.deep.equal([200, { type: 'provider_error', code: 'server_error', message: 'The model failed to generate a response.', status: 502, provider: 'openai' }]);
+    // Metered with the usage the failed response reported: 12 input tokens of gpt-4o-mini at $0.15 a million.
+    expect([entry.input_tokens, entry.cost_usd, entry.cost_source]).to.deep.equal([12, '0.0000018', 'computed']);
     const health = (await (await fit.gw.fetch('/admin/providers')).json()) as { data: Array<{ name: string; requests: number; errors: number }> };
     expect(health.data.find((p) => p.name === 'openai')).to.deep.include({ requests: 2, errors: 2 });
   });

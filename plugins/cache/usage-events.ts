@@ -11,23 +11,26 @@ import type { ChatCompletionChunk } from '../../core/types/chat.js';
 /** A byte range of the stored events: [start, end). */
 export type EventRange = readonly [number, number];
 
+// A usage object, as the relay watches for it (`"usage":null`, on every chunk once usage is asked, is none).
+const USAGE_OBJECT = /"usage"\s*:\s*\{/;
 const ESCAPED = new RegExp(ESCAPED_KEY.source);
 
 /** The usage-only chunks of a chat stream's events, in order; none in any other stream. */
 export function usageOnlyEvents(events: Buffer): EventRange[] {
+  // latin1: one character a byte, so the text's indexes are the buffer's.
+  const text = events.toString('latin1');
   const found: EventRange[] = [];
   for (let start = 0; start < events.length; ) {
     const end = eventEnd(events, start);
-    const event = events.subarray(start, end);
-    if (namesUsage(event) && isUsageOnlyEvent(event)) found.push([start, end]);
+    if (namesUsage(text.slice(start, end)) && isUsageOnlyEvent(events.subarray(start, end))) found.push([start, end]);
     start = end;
   }
   return found;
 }
 
-/** Only an event that names usage is read, as the relay reads only those; a key with an escape could name it in disguise. */
-function namesUsage(event: Buffer): boolean {
-  return event.includes('"usage"') || (event.includes(0x5c) && ESCAPED.test(event.toString('latin1')));
+/** Only an event with a usage object is read, as the relay reads only those; a key with an escape could name one in disguise. */
+function namesUsage(event: string): boolean {
+  return USAGE_OBJECT.test(event) || (event.includes('\\') && ESCAPED.test(event));
 }
 
 /** The events without the ranges given (in order, not overlapping). */

@@ -26,6 +26,7 @@ const VIRTUAL_MODELS = {
   chain: { targets: [{ model: 'a/gpt-4o-mini' }, { model: 'b/gpt-4o-mini' }] },
   cross: { targets: [{ model: 'a/gpt-4o-mini' }, { model: 'claude/claude-sonnet-4-20250514' }] },
   'claude-first': { targets: [{ model: 'claude/claude-sonnet-4-20250514' }, { model: 'a/text-embedding-3-small' }] },
+  'claude-only': { targets: [{ model: 'claude/claude-sonnet-4-20250514' }, { model: 'claude/claude-haiku-4-5' }] },
   'dead-first': { targets: [{ model: 'dead/gpt-4o-mini' }, { model: 'a/gpt-4o-mini' }] },
   'slow-last': { targets: [{ model: 'dead/gpt-4o-mini' }, { model: 'a/gpt-4o-mini' }] },
   split: { strategy: 'weighted', targets: [{ model: 'a/gpt-4o-mini', weight: 3 }, { model: 'b/gpt-4o-mini', weight: 1 }] },
@@ -156,18 +157,16 @@ describe('failover and virtual models @integration', () => {
     expect([entry.input_tokens, entry.output_tokens, entry.attempts.map((t) => [t.provider, t.status, t.error])]).to.deep.equal([17, 5, [['a', 502, message]]]);
   });
 
-  it('passes over a target whose provider cannot do the operation (embeddings on Anthropic) without counting it as a failure', async () => {
+  it('passes over a target whose provider cannot do the operation (embeddings on Anthropic): not tried, no attempt of it', async () => {
     const { data, response } = await gw.client().embeddings.create({ model: 'claude-first', input: 'hi' }).withResponse();
     expect(data.data[0]!.embedding.length).to.be.greaterThan(0);
     expect([response.headers.get('x-gateway-provider'), response.headers.get('x-gateway-model')]).to.deep.equal(['a', 'text-embedding-3-small']);
     expect(await attemptsOf(response.headers.get('x-request-id'))).to.deep.equal([['a', 200, null]]);
-    // Nothing opened claude's breaker: a chat call still goes to it first.
-    expect((await ask('claude-first')).response.headers.get('x-gateway-provider')).to.equal('claude');
   });
 
-  it('answers 501 when no target can do the operation', async () => {
-    const err = await sdkError(gw.client().embeddings.create({ model: 'claude/claude-sonnet-4-20250514', input: 'hi' }));
-    expect([err.status, (err.error as { code: string }).code]).to.deep.equal([501, 'unsupported_operation']);
+  it("answers the first target's 501 when no target of a virtual model can do the operation", async () => {
+    const err = await sdkError(gw.client().embeddings.create({ model: 'claude-only', input: 'hi' }));
+    expect([err.status, (err.error as { code: string; provider?: string }).code, err.message]).to.deep.equal([501, 'unsupported_operation', "501 provider 'claude' does not support embeddings"]);
   });
 
   it('fails over past a refused connection', async () => {

@@ -55,7 +55,9 @@ describe('KeyDirectory', () => {
     const told: string[][] = [];
     const directory = new KeyDirectory(store.keys, 60_000, memoryLogger().logger);
     directories.push(directory);
-    directory.onNewBudgets((keys) => told.push(keys.map((k) => `${k.id} ${k.budget.period} ${k.budget.amount_usd}`)));
+    directory.onNewBudgets(async (keys) => {
+      told.push(keys.map((k) => `${k.id} ${k.budget.period} ${k.budget.amount_usd}`));
+    });
     await directory.refresh();
     await store.keys.update('key_1', { budget: { amount_usd: 99, period: 'monthly' } }, Date.now());
     await store.keys.update('key_2', { budget: { amount_usd: 1, period: 'daily' } }, Date.now());

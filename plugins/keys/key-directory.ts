@@ -39,7 +39,7 @@ export class KeyDirectory implements KeyStore {
   readonly #byHash = new Map<string, KnownKey>();
   /** Each budgeted key's period, as the directory last saw it. */
   readonly #periods = new Map<string, string>();
-  readonly #budgetListeners: Array<(keys: BudgetedKey[]) => void> = [];
+  readonly #budgetListeners: Array<(keys: BudgetedKey[]) => Promise<void>> = [];
   #version = 0;
   /** performance.now() when the last refresh that completed began. */
   #freshAt = -Infinity;
@@ -87,8 +87,11 @@ export class KeyDirectory implements KeyStore {
     return this.#pending;
   }
 
-  /** Tells `listener` of keys whose budget a pull found new (docs/budgets.md, "Changing a budget"). */
-  onNewBudgets(listener: (keys: BudgetedKey[]) => void): void {
+  /**
+   * Tells `listener` of keys whose budget a pull found new (docs/budgets.md, "Changing a budget");
+   * the pull, and so an admin call that changed a key, ends once it has settled.
+   */
+  onNewBudgets(listener: (keys: BudgetedKey[]) => Promise<void>): void {
     this.#budgetListeners.push(listener);
   }
 
@@ -112,13 +115,17 @@ export class KeyDirectory implements KeyStore {
   async #pull(): Promise<void> {
     const began = performance.now();
     const budgeted: BudgetedKey[] = [];
-    for (;;) {
-      const changes = await this.#store.changedSince(this.#version, PAGE);
-      for (const key of changes) this.#apply(key, budgeted);
-      if (changes.length < PAGE) break;
+    try {
+      for (;;) {
+        const changes = await this.#store.changedSince(this.#version, PAGE);
+        for (const key of changes) this.#apply(key, budgeted);
+        if (changes.length < PAGE) break;
+      }
+      this.#freshAt = began;
+    } finally {
+      // Also when a later page failed: the keys applied before it are not reported again.
+      if (budgeted.length > 0) await Promise.allSettled(this.#budgetListeners.map((listener) => listener(budgeted)));
     }
-    this.#freshAt = began;
-    if (budgeted.length > 0) for (const listener of this.#budgetListeners) listener(budgeted);
   }
 
   /** Applies one change; a key whose budget is new to the directory (or in a new period) joins `budgeted`. */

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { auditEntry } from '../helpers/audit-entry.js';
+import { waitFor } from '../helpers/net.js';
 import { defaultPlugins } from '../helpers/plugins.js';
 import { withOpenAIGateway } from '../helpers/openai-gateway.js';
 import { BODY, EVENTS, USAGE } from './recorded-stream.test-plugin.js';
@@ -37,8 +38,10 @@ describe('stage fit: a cache tap answers whole (recordedReply for a stream, JSON
       gone.abort();
       expect(await answered).to.equal('aborted');
     }
-    await sleep(400);
-    const left = (await (await fit.gw.fetch('/admin/audit?status=499')).json()) as { data: Array<{ status: number; stream: boolean; total_tokens: number; error: { code: string; message: string } }> };
+    type Left = { data: Array<{ status: number; stream: boolean; total_tokens: number; error: { code: string; message: string } }> };
+    let left: Left = { data: [] };
+    // Each call ends when its tap's wait does, 300 ms after it began.
+    await waitFor(async () => (left = (await (await fit.gw.fetch('/admin/audit?status=499')).json()) as Left).data.length === 2, 3000, 'the two calls whose clients left');
     expect(left.data.map((e) => [e.status, e.stream, e.total_tokens, e.error.code, e.error.message])).to.deep.equal([
       [499, false, 4, 'client_closed', 'the client closed the connection before it was answered'],
       [499, true, 4, 'client_closed', 'the client closed the connection before it was answered'],

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { dropSchema, scratchSchema, TEST_DATABASE_URL } from '../../../../test/helpers/postgres.js';
 import { describeStore, expectedUsage, variedEntries } from '../store-suite.js';
+import { syntheticEntry } from '../synthetic-entry.js';
 import type { StoreFixture } from '../store-suite.js';
 import type { Store } from '../store.js';
 import { WorkerStore } from '../worker-store.js';
@@ -111,3 +112,36 @@ describe('PostgreSQL store: provider health', function () {
     }
   });
 });
+
+describe('PostgreSQL store: a schema of version 2 (before cache hits were rolled up)', function () {
+  this.timeout(30_000);
+
+  it('gains the rollup column at open; its old hours count no hits, new entries count theirs', async () => {
+    const schema = scratchSchema();
+    const hour = Date.UTC(2026, 2, 2, 10);
+    const entry = (n: number) => syntheticEntry({ id: `0190${n}000-0000-7000-8000-00000000000${n}`, ts: hour + n * 1000, cache_hit: true });
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      const before = await PostgresStore.open({ url: TEST_DATABASE_URL, schema });
+      await before.audit.insert([entry(1)]);
+      await before.close();
+      // As the previous version left it: no column, no step 3.
+      await client.query(`ALTER TABLE "${schema}".usage_rollup DROP COLUMN cache_hits; DELETE FROM "${schema}".schema_migrations WHERE version = 3`);
+      const after = await PostgresStore.open({ url: TEST_DATABASE_URL, schema });
+      try {
+        expect(after.schemaVersion).to.equal(3);
+        await after.audit.insert([entry(2)]);
+        // Whole hour: from the rollup, where the entry stored before the column counts no hit.
+        const [row] = await after.audit.usage(null, hour, hour + 3_600_000);
+        expect([row!.requests, row!.cache_hits]).to.deep.equal([2, 1]);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      await client.end();
+      await dropSchema(schema);
+    }
+  });
+});
+
