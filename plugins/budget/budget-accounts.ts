@@ -9,11 +9,16 @@ import { periodBounds } from './period.js';
 export function budgetAccounts(ctx: RequestContext, labelBudgets: ReadonlyArray<readonly [string, KeyBudget]>): BudgetAccount[] {
   const accounts: BudgetAccount[] = [];
   const principal = ctx.principal;
-  if (principal?.budget) accounts.push(account(`key:${principal.id}`, principal.budget, ctx.startedAt));
+  if (principal?.budget) accounts.push(keyAccount(principal.id, principal.budget, ctx.startedAt));
   for (const [name, budget] of labelBudgets) {
     for (const value of labelValues(ctx.labels, name)) accounts.push(account(`label:${name}:${value}`, budget, ctx.startedAt));
   }
   return accounts;
+}
+
+/** A key's own budget, in the period holding `at`. */
+export function keyAccount(id: string, budget: KeyBudget, at: number): BudgetAccount {
+  return account(`key:${id}`, budget, at);
 }
 
 /** The counter of a scope's spend in the period holding `at`. */

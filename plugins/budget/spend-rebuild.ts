@@ -5,7 +5,7 @@
 // store's contract every store implements.
 import type { BudgetPeriod, KeyBudget } from '../../core/context.js';
 import type { AuditStore, UsageGroupBy } from '../audit/index.js';
-import { accountName } from './budget-accounts.js';
+import { accountName, keyAccount } from './budget-accounts.js';
 import type { BudgetedKey } from '../keys/index.js';
 import type { Ledger, Seed } from './ledger.js';
 import type { MemoryLedger } from './memory-ledger.js';
@@ -41,11 +41,11 @@ export async function rebuildSpend(ledger: MemoryLedger, store: AuditStore, labe
 export async function seedKeys(ledger: Ledger, store: AuditStore, keys: readonly BudgetedKey[], now: number): Promise<void> {
   const seeds: Seed[] = [];
   for (const period of new Set(keys.map((k) => k.budget.period))) {
-    const { start, end } = periodBounds(period, now);
+    const { start } = periodBounds(period, now);
     const spent = new Map((await store.usage('key', start, now + 1)).map((row) => [row.value, row.cost_pico]));
     for (const key of keys) {
       const amount = key.budget.period === period ? (spent.get(key.id) ?? 0n) : 0n;
-      if (amount > 0n) seeds.push([{ name: accountName(`key:${key.id}`, period, start), end }, amount]);
+      if (amount > 0n) seeds.push([keyAccount(key.id, key.budget, now), amount]);
     }
   }
   await ledger.seed(seeds);

@@ -37,8 +37,6 @@ export class KeyDirectory implements KeyStore {
   readonly #refreshMs: number;
   readonly #logger: Logger;
   readonly #byHash = new Map<string, KnownKey>();
-  /** Each budgeted key's period, as the directory last saw it. */
-  readonly #periods = new Map<string, string>();
   readonly #budgetListeners: Array<(keys: BudgetedKey[]) => Promise<void>> = [];
   #version = 0;
   /** performance.now() when the last refresh that completed began. */
@@ -133,16 +131,12 @@ export class KeyDirectory implements KeyStore {
     this.#version = key.version;
     if (key.deleted) {
       this.#byHash.delete(key.secret_hash);
-      this.#periods.delete(key.id);
       return;
     }
+    // A key keeps its secret: the one known by the same hash is this key as the directory last saw it.
+    const seen = this.#byHash.get(key.secret_hash)?.principal.budget?.period;
     this.#byHash.set(key.secret_hash, knownKey(key));
-    const period = key.budget?.period;
-    if (period === undefined) this.#periods.delete(key.id);
-    else if (this.#periods.get(key.id) !== period) {
-      this.#periods.set(key.id, period);
-      budgeted.push({ id: key.id, budget: key.budget! });
-    }
+    if (key.budget !== null && key.budget.period !== seen) budgeted.push({ id: key.id, budget: key.budget });
   }
 
   #schedule(): void {
